@@ -13,11 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "isa/codec.h"
 #include "isa/hw_config.h"
 #include "isa/insn.h"
 #include "sim/dram.h"
 
 namespace tandem::sim {
+
+struct GemmKernelArgs;  // sim/core_kernels.h
 
 // Counters every backend reports (named as in isa::Stats by to_stats()).
 struct CoreCounters {
@@ -46,6 +49,10 @@ class FunctionalCore {
   void add_to(std::map<std::string, std::uint64_t>& counters) const;
 
   const HwConfig& config() const { return cfg_; }
+  // SIMD kernels are used when the host supports them (default on). Turning
+  // them off selects the portable scalar kernels (tests compare both).
+  void set_simd(bool enabled);
+  bool simd() const { return simd_; }
   // Read access to the SRAMs (tests, traces, RTL comparison).
   const std::vector<isa::Uop>& uop_sram() const { return uop_; }
   const std::vector<std::int8_t>& inp_sram() const { return inp_; }
@@ -60,7 +67,10 @@ class FunctionalCore {
   void alu(const isa::Instruction& insn, std::size_t index);
 
   HwConfig cfg_;
+  isa::Codec codec_;
   Dram& dram_;
+  bool simd_ = false;
+  void (*gemm_kernel_)(const GemmKernelArgs&) = nullptr;
   CoreCounters counters_;
   std::vector<isa::Uop> uop_;
   std::vector<std::int8_t> inp_;   // inp_depth * batch * block_in
