@@ -14,6 +14,7 @@ namespace tandem::driver {
 namespace {
 
 using nlohmann::json;
+using ojson = nlohmann::ordered_json;  // keeps the documented field order
 
 std::string hex_addr(std::uint64_t a) {
   std::ostringstream s;
@@ -21,8 +22,8 @@ std::string hex_addr(std::uint64_t a) {
   return s.str();
 }
 
-json region_json(const BundleRegion& r, const FileEntry& hex) {
-  json j;
+ojson region_json(const BundleRegion& r, const FileEntry& hex) {
+  ojson j;
   j["name"] = r.name;
   j["role"] = std::string(region_role_name(r.role));
   j["addr"] = r.addr;
@@ -172,13 +173,13 @@ void check_bundle_regions(const Bundle& b, const std::string& what) {
 std::string manifest_text(const Bundle& b, const std::vector<FileEntry>& hex,
                           const FileEntry& region_list) {
   TANDEM_ASSERT(hex.size() == b.loads.size() + b.expected.size(), "hex entries mismatch");
-  json j;
+  ojson j;
   j["format"] = kBundleFormatName;
   j["format_version"] = kBundleFormatVersion;
   j["command_line"] = b.command_line;
   j["workload"] = {
-      {"kind", b.workload}, {"params", json::parse(b.workload_params_json)}, {"seed", b.seed}};
-  j["config"] = json::parse(b.cfg.to_json_text());
+      {"kind", b.workload}, {"params", ojson::parse(b.workload_params_json)}, {"seed", b.seed}};
+  j["config"] = ojson::parse(b.cfg.to_json_text());
   j["hex_format"] = {
       {"beat_bytes", b.cfg.mem_bytes_per_cycle},
       {"layout",
@@ -189,7 +190,7 @@ std::string manifest_text(const Bundle& b, const std::vector<FileEntry>& hex,
                   {"insn_count", b.insn_count}, {"insn_bytes", isa::kInsnBytes},
                   {"uop_addr", b.uop_addr},     {"uop_addr_hex", hex_addr(b.uop_addr)},
                   {"uop_count", b.uop_count},   {"uop_bytes", b.cfg.uop_elem_bytes}};
-  json regions = json::array(), expected = json::array();
+  ojson regions = ojson::array(), expected = ojson::array();
   std::size_t k = 0;
   for (const auto& r : b.loads) regions.push_back(region_json(r, hex[k++]));
   for (const auto& r : b.expected) expected.push_back(region_json(r, hex[k++]));
@@ -230,7 +231,11 @@ ParsedManifest parse_manifest(const std::string& text) {
   b.seed = f.u64(w, "workload", "seed");
   const json& cfg = f.at(j, "", "config");
   TANDEM_CHECK(cfg.is_object(), "manifest.json: field config must be a JSON object");
-  b.cfg = HwConfig::from_json_text(cfg.dump(), "manifest.json config");
+  try {
+    b.cfg = HwConfig::from_json_text(cfg.dump(), "manifest.json config");
+  } catch (const Error& e) {
+    throw Error(Msg() << "manifest.json: field config: " << e.what());
+  }
   const json& hf = f.at(j, "", "hex_format");
   const std::uint32_t beat = f.u32(hf, "hex_format", "beat_bytes");
   TANDEM_CHECK(beat == b.cfg.mem_bytes_per_cycle, "manifest.json: hex_format.beat_bytes "
