@@ -42,6 +42,10 @@ std::int64_t unpack_value(const Field& f, std::uint64_t raw) {
 
 }  // namespace
 
+void check_field_value(const Field& field, std::int64_t value, std::string_view what) {
+  pack_value(field, value, what);
+}
+
 Codec::Codec(const HwConfig& cfg) : cfg_(cfg) {
   for (int op = 0; op < 5; ++op) layouts_[op] = insn_layout(cfg, static_cast<Opcode>(op));
   uop_ = uop_layout(cfg);
@@ -96,6 +100,10 @@ std::uint32_t Codec::encode_uop(const Uop& u) const {
 }
 
 Uop Codec::decode_uop(std::uint32_t w) const {
+  const unsigned used = layout_bits(uop_);
+  TANDEM_CHECK(used >= 32 || (w >> used) == 0, "malformed micro-op word 0x"
+                                                    << std::hex << w << std::dec << ": bits "
+                                                    << used << "..31 must be zero");
   Uop u;
   u.dst = static_cast<std::uint32_t>((w >> uop_[0].offset) & field_mask(uop_[0].width));
   u.src = static_cast<std::uint32_t>((w >> uop_[1].offset) & field_mask(uop_[1].width));

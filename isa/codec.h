@@ -43,6 +43,10 @@ class Codec {
   std::vector<Field> uop_;
 };
 
+// Throws tandem::Error unless `value` fits `field` (the exact check encode()
+// applies; `what` names the instruction kind or "micro-op" in the message).
+void check_field_value(const Field& field, std::int64_t value, std::string_view what);
+
 // Checks the structural rules of one instruction (legal memory type for the
 // opcode, dependency flags legal for its module, no padding on stores or uop
 // loads, uop range inside the uop buffer, ALU op known, ALU weight factors

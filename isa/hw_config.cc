@@ -154,11 +154,13 @@ HwConfig HwConfig::from_json_text(const std::string& text, const std::string& or
     const json& v = j.at(key);
     TANDEM_CHECK(v.is_number_integer(), "config " << origin << ": field " << key << " = " << v.dump()
                                                   << " must be an integer");
-    const auto x = v.get<std::int64_t>();
     using T = std::remove_reference_t<decltype(out)>;
-    TANDEM_CHECK(x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max(),
-                 "config " << origin << ": field " << key << " = " << x << " is out of range 0.."
-                           << std::numeric_limits<T>::max());
+    // Unsigned JSON integers above INT64_MAX must not wrap to negative values.
+    const bool neg = !v.is_number_unsigned() && v.get<std::int64_t>() < 0;
+    const std::uint64_t x = neg ? 0 : v.get<std::uint64_t>();
+    TANDEM_CHECK(!neg && x <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()),
+                 "config " << origin << ": field " << key << " = " << v.dump()
+                           << " is out of range 0.." << std::numeric_limits<T>::max());
     out = static_cast<T>(x);
   };
   seen.insert("name");

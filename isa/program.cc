@@ -133,7 +133,14 @@ Program Program::deserialize(const HwConfig& cfg, const std::vector<std::uint8_t
                "malformed program: micro-op count " << nu << " exceeds the remaining "
                                                     << r.left() << " bytes");
   p.uops.reserve(nu);
-  for (std::uint32_t k = 0; k < nu; ++k) p.uops.push_back(codec.decode_uop(r.u32("micro-op")));
+  for (std::uint32_t k = 0; k < nu; ++k) {
+    const std::size_t at = r.pos();
+    try {
+      p.uops.push_back(codec.decode_uop(r.u32("micro-op")));
+    } catch (const Error& e) {
+      throw Error(Msg() << "micro-op " << k << " at byte " << at << ": " << e.what());
+    }
+  }
   const std::uint32_t nb = r.u32("buffer count");
   TANDEM_CHECK(nb <= 65536, "malformed program: buffer count " << nb << " exceeds 65536");
   for (std::uint32_t k = 0; k < nb; ++k) {

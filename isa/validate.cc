@@ -8,6 +8,10 @@ void validate(const HwConfig& cfg, const Instruction& i, std::size_t index) {
   const auto where = [&] {
     return (Msg() << "instruction " << index << " (" << opcode_name(i.opcode) << "): ").str();
   };
+  if (i.opcode == Opcode::kLoad || i.opcode == Opcode::kStore)
+    TANDEM_CHECK(static_cast<unsigned>(i.mem_type) <= 4,
+                 where() << "memory type " << static_cast<unsigned>(i.mem_type)
+                         << " is not one of 0..4 (uop, wgt, inp, acc, out)");
   switch (i.opcode) {
     case Opcode::kLoad: {
       TANDEM_CHECK(i.mem_type != MemType::kOut,
