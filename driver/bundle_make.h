@@ -1,0 +1,61 @@
+// Producing test-vector bundles: from an isa::Program and its host data to a
+// driver::Bundle with images, DRAM regions and the expected output.
+//
+// make_bundle() runs the program once on fsim through driver::Runtime
+// (prepare() gives the relocated instruction stream, the micro-op image and
+// every buffer's DRAM address; launch() runs it), reads the output buffers
+// back as the expected images and lets the workload check them against an
+// independent host reference. When the csim target is built, it replays the
+// finished bundle on csim, requires the same bytes, and records csim's
+// cycles.total as the expected cycle count.
+//
+// Assumes the program declares every DRAM buffer it touches (isa::Program
+// buffers) and that each is described in VectorSource::buffers.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "driver/bundle.h"
+#include "driver/gemm_program.h"
+#include "isa/hw_config.h"
+#include "isa/program.h"
+
+namespace tandem::driver {
+
+struct VectorBuffer {
+  RegionRole role = RegionRole::kInput;  // input/weight/bias: loaded; output: expected;
+                                         // scratch: loaded as zeros
+  std::uint32_t elem_bytes = 1;          // scalar element size (mismatch reports)
+  std::vector<std::uint8_t> data;        // loaded bytes (padded with zeros to the buffer)
+};
+
+struct VectorSource {
+  std::string workload;            // "gemm", "conv2d", "dense"
+  std::string params_json = "{}";  // workload parameters (JSON object text)
+  std::uint64_t seed = 0;
+  std::string command_line;
+  isa::Program program;
+  std::map<std::string, VectorBuffer> buffers;  // program buffer name -> description
+  // Checks the fsim outputs (buffer name -> bytes in DRAM layout) against an
+  // independent reference; throws tandem::Error on a difference. Optional.
+  std::function<void(const std::map<std::string, std::vector<std::uint8_t>>&)> verify;
+};
+
+struct MakeBundleOptions {
+  bool csim_cycles = true;  // replay on csim (when built) for the expected cycles
+};
+
+Bundle make_bundle(const HwConfig& cfg, const VectorSource& src,
+                   const MakeBundleOptions& opts = {});
+
+// A GEMM bundle: A (m x k, role input) and B (n x k, role weight) are
+// uniform random int8 from `seed`; C (role output) is checked against
+// driver::reference_gemm before it becomes the expected image.
+Bundle make_gemm_bundle(const HwConfig& cfg, const GemmSpec& spec, std::uint64_t seed,
+                        const std::string& command_line, const MakeBundleOptions& opts = {});
+
+}  // namespace tandem::driver
