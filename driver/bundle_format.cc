@@ -3,6 +3,7 @@
 // driver/bundle.h and docs/test-vectors.md).
 #include <cctype>
 #include <sstream>
+#include <utility>
 
 #include "driver/bundle.h"
 #include "isa/error.h"
@@ -118,12 +119,31 @@ std::string region_list_text(const Bundle& b) {
   s << "# tandem test-vector region list (docs/test-vectors.md); read by hw/tb\n";
   s << "format " << kBundleFormatVersion << "\n";
   s << "config " << b.cfg.name << "\n";
-  s << "beat_bytes " << b.cfg.mem_bytes_per_cycle << "\n";
-  s << "mem_latency_cycles " << b.cfg.mem_latency_cycles << "\n";
-  s << "mem_burst_bytes " << b.cfg.mem_burst_bytes << "\n";
-  s << "batch " << b.cfg.batch << "\n";
-  s << "block_in " << b.cfg.block_in << "\n";
-  s << "block_out " << b.cfg.block_out << "\n";
+  // RTL parameters (names of tandem_pkg) the testbench checks against the
+  // package it was built with.
+  const HwConfig& c = b.cfg;
+  const std::pair<const char*, std::uint64_t> params[] = {
+      {"INP_WIDTH", 1u << c.log_inp_width},
+      {"WGT_WIDTH", 1u << c.log_wgt_width},
+      {"ACC_WIDTH", 1u << c.log_acc_width},
+      {"OUT_WIDTH", 1u << c.log_out_width},
+      {"BATCH", static_cast<std::uint64_t>(c.batch)},
+      {"BLOCK_IN", static_cast<std::uint64_t>(c.block_in)},
+      {"BLOCK_OUT", static_cast<std::uint64_t>(c.block_out)},
+      {"UOP_BUFF_BYTES", c.uop_buff_bytes},
+      {"INP_BUFF_BYTES", c.inp_buff_bytes},
+      {"WGT_BUFF_BYTES", c.wgt_buff_bytes},
+      {"ACC_BUFF_BYTES", c.acc_buff_bytes},
+      {"OUT_BUFF_BYTES", c.out_buff_bytes},
+      {"CMD_QUEUE_DEPTH", c.cmd_queue_depth},
+      {"TOKEN_QUEUE_DEPTH", c.token_queue_depth},
+      {"MEM_BYTES_PER_CYCLE", c.mem_bytes_per_cycle},
+      {"MEM_BURST_BYTES", c.mem_burst_bytes},
+  };
+  for (const auto& [name, v] : params) s << "param " << name << " " << v << "\n";
+  // Memory-side properties the testbench's DRAM model uses.
+  s << "mem_latency_cycles " << c.mem_latency_cycles << "\n";
+  s << "dram_bytes " << c.dram_bytes << "\n";
   s << "insn_addr " << b.insn_addr << "\n";
   s << "insn_count " << b.insn_count << "\n";
   s << "expected_cycles "

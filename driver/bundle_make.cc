@@ -91,7 +91,7 @@ Bundle make_bundle(const HwConfig& cfg, const VectorSource& src, const MakeBundl
   }
   if (src.verify) src.verify(got);
   if (!opts.csim_cycles) {
-    b.cycles_note = "not requested (expected cycles disabled)";
+    b.cycles_note = "expected cycles not requested";
   } else if (!target_available("csim")) {
     b.cycles_note = "the csim target is not built into this binary";
   } else {
