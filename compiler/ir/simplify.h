@@ -12,8 +12,9 @@
 //  - min/max with constants and provable orderings;
 //  - comparisons decided from the known ranges of variables (loop extents,
 //    bindings), And/Or/Not/Select with known conditions;
-//  - statements: For with extent 0 removed, extent 1 loops substituted,
-//    IfThenElse with provable conditions removed, loop ranges used while
+//  - statements: For with extent <= 0 removed (unit loops are kept; see the
+//    remove_unit_loops pass), IfThenElse with provable conditions removed,
+//    loop ranges used while
 //    simplifying the body, empty Seqs dropped.
 // Ranges are constant intervals; a var without a known range is unbounded.
 #pragma once

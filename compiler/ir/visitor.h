@@ -25,8 +25,8 @@ class IRVisitor {
 #undef TANDEM_X
 };
 
-// Calls f on every expression node (pre-order) and statement node reachable
-// from the root. Convenience for small analyses.
+// Calls f on every expression and statement node reachable from the root,
+// children before parents. Convenience for small analyses.
 void post_order_visit(const Stmt& s, const std::function<void(const Node*)>& f);
 void post_order_visit(const Expr& e, const std::function<void(const Node*)>& f);
 
