@@ -30,6 +30,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "isa/hw_config.h"
 #include "isa/program.h"
@@ -48,8 +49,9 @@ Program assemble(const HwConfig& cfg, const std::string& text, const std::string
 // checking; used by the CLI to pick a config before assembling).
 std::optional<std::string> config_directive(const std::string& text);
 
-// Markdown tables of every instruction format and the micro-op word for
-// `cfg` (field, bit offset, width), generated from isa::insn_layout.
-std::string format_tables_markdown(const HwConfig& cfg);
+// Markdown tables of every instruction format and of the micro-op word, one
+// column pair (bits hi:lo, width) per config, generated from isa::insn_layout
+// and isa::uop_layout (isa/README.md embeds this output for both presets).
+std::string format_tables_markdown(const std::vector<HwConfig>& cfgs);
 
 }  // namespace tandem::isa

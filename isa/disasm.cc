@@ -11,6 +11,7 @@
 // explicit .reloc line after the instructions and dram as its raw number, so
 // that any Program round-trips exactly.
 #include <sstream>
+#include <vector>
 
 #include "isa/asm.h"
 #include "isa/asm_syntax.h"
@@ -134,27 +135,60 @@ std::string disassemble(const HwConfig& cfg, const Program& p) {
   return o.str();
 }
 
-std::string format_tables_markdown(const HwConfig& cfg) {
+std::string format_tables_markdown(const std::vector<HwConfig>& cfgs) {
+  TANDEM_CHECK(!cfgs.empty(), "format tables need at least one config");
   std::ostringstream o;
-  auto table = [&](const std::string& title, const std::vector<Field>& fields, unsigned limit) {
-    o << "#### " << title << " (" << layout_bits(fields) << " of " << limit << " bits)\n\n";
-    o << "| field | bits | width |\n|---|---|---|\n";
-    for (const Field& f : fields) {
-      o << "| " << f.name << (f.is_signed ? " (signed)" : "") << " | ";
-      if (f.width == 1)
-        o << f.offset;
-      else
-        o << f.offset + f.width - 1 << ':' << f.offset;
-      o << " | " << f.width << " |\n";
+  auto table = [&](const std::string& title, auto layout_of, unsigned limit) {
+    std::vector<std::vector<Field>> layouts;
+    for (const HwConfig& c : cfgs) layouts.push_back(layout_of(c));
+    o << "#### " << title << ": ";
+    for (std::size_t k = 0; k < cfgs.size(); ++k)
+      o << (k ? ", " : "") << quote_name(cfgs[k].name) << " " << layout_bits(layouts[k]) << " of "
+        << limit << " bits";
+    o << "\n\n| field |";
+    for (const HwConfig& c : cfgs) o << ' ' << quote_name(c.name) << " bits | width |";
+    o << "\n|---|";
+    for (std::size_t k = 0; k < cfgs.size(); ++k) o << "---|---|";
+    o << "\n";
+    for (std::size_t f = 0; f < layouts[0].size(); ++f) {
+      o << "| " << layouts[0][f].name << (layouts[0][f].is_signed ? " (signed)" : "") << " |";
+      for (const auto& l : layouts) {
+        TANDEM_ASSERT(l.size() == layouts[0].size() && l[f].name == layouts[0][f].name,
+                      "field lists differ between configs");
+        o << ' ';
+        if (l[f].width == 1)
+          o << l[f].offset;
+        else
+          o << l[f].offset + l[f].width - 1 << ':' << l[f].offset;
+        o << " | " << l[f].width << " |";
+      }
+      o << "\n";
     }
     o << "\n";
   };
+  o << "#### SRAM depths (elements) and index bits\n\n| buffer |";
+  for (const HwConfig& c : cfgs) o << ' ' << quote_name(c.name) << " depth | bits |";
+  o << "\n|---|";
+  for (std::size_t k = 0; k < cfgs.size(); ++k) o << "---|---|";
+  o << "\n";
+  for (int m = 0; m < 5; ++m) {
+    o << "| " << mem_type_name(static_cast<MemType>(m)) << " |";
+    for (const HwConfig& c : cfgs) {
+      const int bits[5] = {c.log_uop_depth, c.log_wgt_depth, c.log_inp_depth, c.log_acc_depth,
+                           c.log_out_depth};
+      o << ' ' << c.depth(m) << " | " << bits[m] << " |";
+    }
+    o << "\n";
+  }
+  o << "\n";
   for (int op = 0; op < 5; ++op) {
     const auto opcode = static_cast<Opcode>(op);
-    table(std::string(opcode_name(opcode)) + " (opcode " + std::to_string(op) + ")",
-          insn_layout(cfg, opcode), kInsnBits);
+    table(
+        std::string(opcode_name(opcode)) + " (opcode " + std::to_string(op) + ")",
+        [&](const HwConfig& c) { return insn_layout(c, opcode); }, kInsnBits);
   }
-  table("micro-op", uop_layout(cfg), kUopBits);
+  table(
+      "micro-op", [](const HwConfig& c) { return uop_layout(c); }, kUopBits);
   return o.str();
 }
 

@@ -1,5 +1,5 @@
 // `tandem disasm`: prints a Program binary in the canonical text form
-// (isa/asm.h), or with --formats the instruction format tables of a config.
+// (isa/asm.h), or with --formats the instruction format tables of configs.
 //
 // The config comes from --config (preset name or JSON path), else from the
 // config name stored in the binary (loaded as a preset).
@@ -53,9 +53,10 @@ int run_disasm(int argc, char** argv) {
   po::options_description opts("tandem disasm <file.bin> [-o out.s] [options]");
   opts.add_options()("help,h", "show this help")(
       "output,o", po::value<std::string>()->default_value("-"), "output text file (- = stdout)")(
-      "config,c", po::value<std::string>(),
-      "config preset name or JSON file (default: the config named in the binary)")(
-      "formats", "print the instruction format tables (markdown) of the config instead")(
+      "config,c", po::value<std::vector<std::string>>(),
+      "config preset name or JSON file (default: the config named in the binary; with "
+      "--formats it may repeat, default tandem-8x8 and vta-16x16)")(
+      "formats", "print the instruction format tables (markdown) instead")(
       "input", po::value<std::string>(), "Program binary");
   po::positional_options_description pos;
   pos.add("input", 1);
@@ -71,19 +72,24 @@ int run_disasm(int argc, char** argv) {
     return 0;
   }
   const std::string output = vm["output"].as<std::string>();
+  std::vector<std::string> configs;
+  if (vm.count("config")) configs = vm["config"].as<std::vector<std::string>>();
   if (vm.count("formats")) {
     TANDEM_CHECK(!vm.count("input"), "tandem disasm --formats takes no input file");
-    const HwConfig cfg = HwConfig::load_preset(vm.count("config") ? vm["config"].as<std::string>()
-                                                                  : std::string("tandem-8x8"));
-    write_out(isa::format_tables_markdown(cfg), output);
+    if (configs.empty()) configs = {"tandem-8x8", "vta-16x16"};
+    std::vector<HwConfig> cfgs;
+    for (const auto& c : configs) cfgs.push_back(HwConfig::load_preset(c));
+    write_out(isa::format_tables_markdown(cfgs), output);
     return 0;
   }
+  TANDEM_CHECK(configs.size() <= 1,
+               "tandem disasm: --config given " << configs.size() << " times (at most once)");
   TANDEM_CHECK(vm.count("input"),
                "tandem disasm: missing input file (usage: tandem disasm file.bin)");
   const std::string input = vm["input"].as<std::string>();
   const auto bytes = read_bytes(input);
-  const HwConfig cfg = HwConfig::load_preset(vm.count("config") ? vm["config"].as<std::string>()
-                                                                : stored_config_name(bytes, input));
+  const HwConfig cfg =
+      HwConfig::load_preset(configs.empty() ? stored_config_name(bytes, input) : configs[0]);
   isa::Program prog;
   try {
     prog = isa::Program::deserialize(cfg, bytes);

@@ -4,6 +4,7 @@
 // file:line:col.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -68,6 +69,23 @@ TEST(Asm, EveryFormFileRoundTrips) {
   EXPECT_EQ(mems.size(), 5u);
   EXPECT_EQ(alus.size(), 5u);
   full_round_trip(cfg8(), p);
+}
+
+TEST(Asm, EveryDataFileRoundTripsWithItsConfig) {
+  int files = 0;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(TANDEM_SOURCE_DIR) + "/tests/isa/data")) {
+    if (e.path().extension() != ".s") continue;
+    const std::string text = read_file(e.path().string());
+    const auto name = config_directive(text);
+    ASSERT_TRUE(name.has_value()) << e.path();
+    const HwConfig& cfg = preset(*name);
+    const Program p = assemble(cfg, text, e.path().filename().string());
+    EXPECT_FALSE(p.insns.empty());
+    full_round_trip(cfg, p);
+    ++files;
+  }
+  EXPECT_GE(files, 3);
 }
 
 TEST(Asm, RandomProgramsRoundTripBothPresets) {
@@ -196,10 +214,28 @@ TEST(Asm, DisassembleRejectsValuesWithoutAName) {
 }
 
 TEST(Asm, FormatTablesComeFromTheLayout) {
-  const std::string t = format_tables_markdown(cfg8());
-  EXPECT_NE(t.find("#### GEMM (opcode 2) (123 of 128 bits)"), std::string::npos) << t;
-  EXPECT_NE(t.find("| imm (signed) | 124:109 | 16 |"), std::string::npos);
-  EXPECT_NE(t.find("#### micro-op (31 of 32 bits)"), std::string::npos);
+  const std::string t = format_tables_markdown({cfg8(), preset("vta-16x16")});
+  EXPECT_NE(t.find("#### GEMM (opcode 2): tandem-8x8 123 of 128 bits, vta-16x16 127 of 128 bits"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("| imm (signed) | 124:109 | 16 | 126:111 | 16 |"), std::string::npos);
+  EXPECT_NE(t.find("#### micro-op: tandem-8x8 31 of 32 bits, vta-16x16 32 of 32 bits"),
+            std::string::npos);
+  expect_error([] { format_tables_markdown({}); }, {"at least one config"});
+}
+
+TEST(Asm, ReadmeFormatTablesAreCurrent) {
+  // isa/README.md embeds the generated tables between these markers;
+  // regenerate with: tandem disasm --formats > tables.md
+  const std::string readme = read_file(std::string(TANDEM_SOURCE_DIR) + "/isa/README.md");
+  const std::string begin = "<!-- BEGIN generated: tandem disasm --formats -->\n";
+  const std::string end = "<!-- END generated -->";
+  const auto b = readme.find(begin);
+  const auto e = readme.find(end);
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  const std::string expect = format_tables_markdown({cfg8(), preset("vta-16x16")});
+  EXPECT_EQ(readme.substr(b + begin.size(), e - b - begin.size()), expect);
 }
 
 // ---- parse errors: "file:line:col: message" ----
