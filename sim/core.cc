@@ -4,6 +4,7 @@
 // sim/core_kernels*.cc. Assumes a little-endian host (DRAM images of acc and
 // micro-op words are little-endian and are copied with memcpy).
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 
 #include "isa/error.h"
@@ -34,7 +35,8 @@ void check_sram(const isa::Instruction& insn, std::size_t index, std::uint64_t b
                     << "[" << base << ", " << base + count << ")");
 }
 
-// Throws unless every DRAM row of a 2D transfer lies inside the DRAM.
+// Throws unless every DRAM row of a 2D transfer lies inside the DRAM. The
+// message is only built on failure (this runs for every LOAD/STORE).
 void check_dram(const Dram& dram, const isa::Instruction& insn, std::size_t index,
                 std::uint32_t elem_bytes, const char* verb) {
   if (insn.y_size == 0 || insn.x_size == 0) return;
@@ -42,12 +44,15 @@ void check_dram(const Dram& dram, const isa::Instruction& insn, std::size_t inde
   const std::uint64_t end_elem = static_cast<std::uint64_t>(insn.dram_base) +
                                  static_cast<std::uint64_t>(insn.y_size - 1) * insn.x_stride +
                                  insn.x_size;
+  const std::uint64_t bytes = end_elem * elem_bytes - first;
+  if (first <= dram.size() && bytes <= dram.size() - first) return;
   const std::string what =
       (Msg() << where(insn, index) << " DRAM " << verb << " (dram_base " << insn.dram_base << ", "
              << insn.y_size << " rows of " << insn.x_size << " x " << elem_bytes
              << " bytes, x_stride " << insn.x_stride << ")")
           .str();
-  dram.check_range(first, end_elem * elem_bytes - first, what.c_str());
+  dram.check_range(first, bytes, what.c_str());
+  TANDEM_ASSERT(false, "Dram::check_range accepted a range check_dram rejected");
 }
 
 }  // namespace
@@ -63,7 +68,9 @@ FunctionalCore::FunctionalCore(const HwConfig& cfg, Dram& dram)
       out_(static_cast<std::size_t>(cfg.out_depth) * cfg.out_elem_bytes) {
   TANDEM_ASSERT(cfg.inp_depth > 0 && cfg.acc_elem_bytes == 4u * cfg.batch * cfg.block_out,
                 "HwConfig '" << cfg.name << "' was not finalize()d or has non-int32 accumulators");
-  set_simd(true);
+  // TANDEM_SIM_NO_SIMD=1 forces the portable kernels (debugging, timing).
+  const char* no_simd = std::getenv("TANDEM_SIM_NO_SIMD");
+  set_simd(no_simd == nullptr || std::string(no_simd) == "0");
 }
 
 void FunctionalCore::set_simd(bool enabled) {

@@ -55,7 +55,8 @@ inline __m256i dot8x8(const std::int8_t* w, __m256i xx) {
 
 // Eight output rows of a BI-wide dot product (BI a multiple of 16); w points
 // at row 0, rows are BI apart; x holds BI int8 values.
-inline __m256i dot8xn(const std::int8_t* w, const std::int8_t* x, int BI) {
+template <int BI>
+inline __m256i dot8xn(const std::int8_t* w, const std::int8_t* x) {
   __m256i m[8];
   for (int r = 0; r < 8; ++r) m[r] = _mm256_setzero_si256();
   for (int c = 0; c < BI; c += 16) {
@@ -102,8 +103,9 @@ void gemm_kernel_avx2_bi8(const GemmKernelArgs& a) {
   }
 }
 
-void gemm_kernel_avx2_bi16n(const GemmKernelArgs& a) {
-  const int B = a.batch, BI = a.block_in, BO = a.block_out;
+template <int BI>
+static void gemm_loop_bi16n(const GemmKernelArgs& a) {
+  const int B = a.batch, BO = a.block_out;
   const std::size_t wgt_elem = static_cast<std::size_t>(BO) * BI;
   for (std::uint32_t i0 = 0; i0 < a.iter_out; ++i0) {
     for (std::uint32_t i1 = 0; i1 < a.iter_in; ++i1) {
@@ -120,11 +122,23 @@ void gemm_kernel_avx2_bi16n(const GemmKernelArgs& a) {
           std::int32_t* acc = a.acc + (row_a + b) * BO;
           std::int8_t* out = a.out + (row_a + b) * BO;
           for (int g = 0; g < BO; g += 8)
-            accumulate8(acc + g, out + g, dot8xn(w + static_cast<std::size_t>(g) * BI, x, BI));
+            accumulate8(acc + g, out + g, dot8xn<BI>(w + static_cast<std::size_t>(g) * BI, x));
         }
       }
     }
   }
+}
+
+void gemm_kernel_avx2_bi16n(const GemmKernelArgs& a) {
+  switch (a.block_in) {
+    case 16:
+      return gemm_loop_bi16n<16>(a);
+    case 32:
+      return gemm_loop_bi16n<32>(a);
+    case 64:
+      return gemm_loop_bi16n<64>(a);
+  }
+  gemm_kernel_scalar(a);  // not reached: select_gemm_kernel() only picks 16, 32, 64
 }
 
 }  // namespace tandem::sim

@@ -3,13 +3,15 @@
 // launch() only records the program; wait() checks and runs it. Before
 // anything executes, every instruction word is decoded with isa::Codec and
 // validated (isa::validate), and the FINISH rule is checked, so a malformed
-// program is an Error with no effect on DRAM or SRAM. The words are decoded
-// a second time when fetch dispatches them, which keeps memory bounded by
-// the command queues rather than by the program length. SRAM contents
+// program is an Error with no effect on DRAM or SRAM. Decoded instructions
+// are kept for dispatch when the program is at most kMaxCachedInsns long;
+// longer programs are decoded a second time as fetch reaches each word, so
+// memory stays bounded whatever insn_count a caller passes. SRAM contents
 // persist across launches (as on hardware); counters restart at each launch.
 #include "sim/fsim.h"
 
 #include <cstring>
+#include <vector>
 
 #include "isa/codec.h"
 #include "isa/error.h"
@@ -19,6 +21,10 @@
 
 namespace tandem::sim {
 namespace {
+
+// Longest program whose decoded form is kept between the check and the run
+// (about 100 bytes per instruction).
+constexpr std::uint32_t kMaxCachedInsns = 1u << 20;
 
 class FsimDevice final : public isa::Device {
  public:
@@ -49,9 +55,11 @@ class FsimDevice final : public isa::Device {
   void wait() override {
     if (!pending_) return;  // nothing launched: the device is idle
     pending_ = false;
-    check_program();
-    insn_total_ =
-        run_token_schedule(cfg_, core_, insn_count_, [this](std::uint32_t i) { return decode(i); });
+    std::vector<isa::Instruction> cache;
+    check_program(cache);
+    insn_total_ = run_token_schedule(cfg_, core_, insn_count_, [&](std::uint32_t i) {
+      return cache.empty() ? decode(i) : cache[i];
+    });
   }
 
   isa::Stats stats() const override {
@@ -83,16 +91,20 @@ class FsimDevice final : public isa::Device {
     return insn;
   }
 
-  // Everything that can be said about the program before running it.
-  void check_program() const {
+  // Everything that can be said about the program before running it. Fills
+  // `cache` with the decoded program unless it is too long to keep.
+  void check_program(std::vector<isa::Instruction>& cache) const {
     TANDEM_CHECK(insn_count_ > 0,
                  "fsim: launch of 0 instructions; a program must end with "
                  "FINISH");
     const std::string what =
         (Msg() << "fsim: instruction fetch of " << insn_count_ << " instructions").str();
     dram_.check_range(insn_addr_, std::uint64_t{insn_count_} * isa::kInsnBytes, what.c_str());
+    const bool keep = insn_count_ <= kMaxCachedInsns;
+    if (keep) cache.reserve(insn_count_);
     for (std::uint32_t i = 0; i < insn_count_; ++i) {
       const isa::Instruction insn = decode(i);
+      if (keep) cache.push_back(insn);
       const bool last = i + 1 == insn_count_;
       TANDEM_CHECK(last || insn.opcode != isa::Opcode::kFinish,
                    "fsim: instruction " << i << " is a FINISH but only the last instruction ("
