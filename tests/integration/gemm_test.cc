@@ -105,9 +105,8 @@ TEST_P(GemmTest, TwoVirtualThreadTokenSchedule) {
 
 TEST_P(GemmTest, BlockedGemmMatchesHostCpu) {
   using Shape = std::tuple<int, int, int>;
-  std::vector<Shape> shapes = {{1, 1, 1}, {7, 13, 29}, {16, 24, 40}, {33, 17, 70}};
+  std::vector<Shape> shapes = {{1, 1, 1}, {7, 13, 29}, {16, 24, 40}, {33, 17, 70}, {64, 64, 64}};
   if (!slow_target()) {
-    shapes.push_back({64, 64, 64});
     shapes.push_back({100, 37, 200});
     shapes.push_back({256, 256, 256});
   }
