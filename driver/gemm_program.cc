@@ -9,6 +9,7 @@
 #include "driver/packing.h"
 #include "host_cpu/reference.h"
 #include "isa/error.h"
+#include "isa/layout.h"
 #include "isa/program_builder.h"
 
 namespace tandem::driver {
@@ -20,7 +21,12 @@ using isa::KernelOp;
 using isa::MemType;
 using isa::Module;
 
-constexpr int kMaxDma = 65535;  // x_size / y_size / x_stride field limit
+constexpr int kMaxDma = 65535;                       // x_size / y_size / x_stride field limit
+constexpr int kMaxIter = (1 << isa::kIterBits) - 1;  // iter_out / iter_in limit
+
+long long mul(int a, int b) {
+  return static_cast<long long>(a) * b;
+}
 
 struct Caps {
   int inp, wgt, acc, tk_uop;
@@ -83,16 +89,16 @@ GemmTiling choose_gemm_tiling(const HwConfig& cfg, const GemmSpec& s) {
     if (!t.tk)
       t.tk = std::max(
           1, std::min({t.ko, c.tk_uop, c.wgt / std::max(1, t.tn), c.inp / std::max(1, t.tm)}));
-    if (!t.tn) t.tn = std::max(1, std::min(t.no, c.wgt / t.tk));
-    if (!t.tm) t.tm = std::max(1, std::min({t.mo, c.inp / t.tk, c.acc / t.tn}));
+    if (!t.tn) t.tn = std::max(1, std::min({t.no, c.wgt / t.tk, kMaxIter}));
+    if (!t.tm) t.tm = std::max(1, std::min({t.mo, c.inp / t.tk, c.acc / t.tn, kMaxIter}));
   } else {
     const double eb_inp = cfg.inp_elem_bytes, eb_wgt = cfg.wgt_elem_bytes;
     double best = std::numeric_limits<double>::max();
     for (int tk : split_sizes(t.ko)) {
       if (tk > c.inp || tk > c.wgt || tk > c.tk_uop || tk > kMaxDma) continue;
       for (int tn : split_sizes(t.no)) {
-        if (tn * tk > c.wgt || tn > c.acc) continue;
-        const int tm_max = std::min({t.mo, c.inp / tk, c.acc / tn, kMaxDma});
+        if (mul(tn, tk) > c.wgt || tn > c.acc || tn > kMaxIter) continue;
+        const int tm_max = std::min({t.mo, c.inp / tk, c.acc / tn, kMaxIter});
         if (tm_max < 1) continue;
         const int tm = ceil_div(t.mo, ceil_div(t.mo, tm_max));
         const double tiles_m = ceil_div(t.mo, tm), tiles_n = ceil_div(t.no, tn),
@@ -113,15 +119,20 @@ GemmTiling choose_gemm_tiling(const HwConfig& cfg, const GemmSpec& s) {
   TANDEM_CHECK(t.tm >= 1 && t.tn >= 1 && t.tk >= 1, "GEMM: no tiling fits config '"
                                                         << cfg.name << "' with " << s.vthreads
                                                         << " virtual threads");
-  TANDEM_CHECK(t.tm * t.tk <= c.inp, "GEMM tile " << t.tm << "x" << t.tk << " of A needs "
-                                                  << t.tm * t.tk << " inp elements, the "
-                                                  << s.vthreads << "-thread half holds " << c.inp);
-  TANDEM_CHECK(t.tn * t.tk <= c.wgt, "GEMM tile " << t.tn << "x" << t.tk << " of B needs "
-                                                  << t.tn * t.tk << " wgt elements, the "
-                                                  << s.vthreads << "-thread half holds " << c.wgt);
-  TANDEM_CHECK(t.tm * t.tn <= c.acc, "GEMM tile " << t.tm << "x" << t.tn << " of C needs "
-                                                  << t.tm * t.tn << " acc elements, the "
-                                                  << s.vthreads << "-thread half holds " << c.acc);
+  TANDEM_CHECK(t.tm <= kMaxIter && t.tn <= kMaxIter,
+               "GEMM tile " << t.tm << "x" << t.tn << " exceeds the loop limit " << kMaxIter);
+  TANDEM_CHECK(mul(t.tm, t.tk) <= c.inp, "GEMM tile " << t.tm << "x" << t.tk << " of A needs "
+                                                      << mul(t.tm, t.tk) << " inp elements, the "
+                                                      << s.vthreads << "-thread half holds "
+                                                      << c.inp);
+  TANDEM_CHECK(mul(t.tn, t.tk) <= c.wgt, "GEMM tile " << t.tn << "x" << t.tk << " of B needs "
+                                                      << mul(t.tn, t.tk) << " wgt elements, the "
+                                                      << s.vthreads << "-thread half holds "
+                                                      << c.wgt);
+  TANDEM_CHECK(mul(t.tm, t.tn) <= c.acc, "GEMM tile " << t.tm << "x" << t.tn << " of C needs "
+                                                      << mul(t.tm, t.tn) << " acc elements, the "
+                                                      << s.vthreads << "-thread half holds "
+                                                      << c.acc);
   TANDEM_CHECK(t.tk <= static_cast<int>(cfg.uop_depth),
                "GEMM tile_k " << t.tk << " exceeds the uop buffer depth " << cfg.uop_depth);
   return t;
@@ -154,10 +165,15 @@ GemmProgram build_gemm_program(const HwConfig& cfg, const GemmSpec& spec) {
     for (int nt = 0; nt < tiles_n; ++nt, ++tile) {
       const int n0 = nt * t.tn, tn = std::min(t.tn, t.no - n0);
       const auto acc_base = static_cast<std::uint32_t>((tile % v) * c.acc);
-      const auto rows = static_cast<std::uint32_t>(tm * tn);
+      const auto utm = static_cast<std::uint32_t>(tm), utn = static_cast<std::uint32_t>(tn);
+      // Row-by-row loops over the acc tile acc[i*tn + j] (dst, and src for ALU).
+      const KernelLoop rows_out{utm, tm > 1 ? utn : 0, tm > 1 ? utn : 0, 0};
+      const KernelLoop rows_in{utn, tn > 1 ? 1u : 0u, tn > 1 ? 1u : 0u, 0};
+      const KernelLoop reset_out{utm, rows_out.dst_factor, 0, 0};
+      const KernelLoop reset_in{utn, rows_in.dst_factor, 0, 0};
       // The acc/out half is free once the store of tile - v is done.
       if (tile >= v) b.pop_dep(Module::kStore, Module::kCompute);
-      b.kernel(KernelOp::gemm_reset(), {{rows, 1, 0, 0}}, {{acc_base, 0, 0}});
+      b.kernel(KernelOp::gemm_reset(), {reset_out, reset_in}, {{acc_base, 0, 0}});
       for (int kt = 0; kt < tiles_k; ++kt, ++step) {
         const int k0 = kt * t.tk, tk = std::min(t.tk, t.ko - k0);
         const auto inp_base = static_cast<std::uint32_t>((step % v) * c.inp);
@@ -184,11 +200,10 @@ GemmProgram build_gemm_program(const HwConfig& cfg, const GemmSpec& spec) {
         if (step + v < total_steps) b.push_dep(Module::kCompute, Module::kLoad);
       }
       if (spec.requantize) {
-        const KernelLoop all{rows, 1, 1, 0};
         const std::vector<isa::Uop> u = {{acc_base, acc_base, 0}};
-        b.kernel(KernelOp::alu_imm(AluOp::kShr, spec.shift), {all}, u);
-        b.kernel(KernelOp::alu_imm(AluOp::kMin, spec.clip_hi), {all}, u);
-        b.kernel(KernelOp::alu_imm(AluOp::kMax, spec.clip_lo), {all}, u);
+        b.kernel(KernelOp::alu_imm(AluOp::kShr, spec.shift), {rows_out, rows_in}, u);
+        b.kernel(KernelOp::alu_imm(AluOp::kMin, spec.clip_hi), {rows_out, rows_in}, u);
+        b.kernel(KernelOp::alu_imm(AluOp::kMax, spec.clip_lo), {rows_out, rows_in}, u);
       }
       b.push_dep(Module::kCompute, Module::kStore);
       b.pop_dep(Module::kCompute, Module::kStore);

@@ -90,3 +90,37 @@ TEST(GemmProgram, SmallRunsAreBitExactOnFsim) {
 
 }  // namespace
 }  // namespace tandem::driver
+
+namespace tandem::driver {
+namespace {
+
+TEST(GemmProgram, AccTilesBeyondTheLoopLimitUseTwoLoopLevels) {
+  // A legal config whose acc tiles exceed the 14-bit iteration count, so the
+  // reset and ALU kernels must loop over rows and columns separately.
+  HwConfig cfg = HwConfig::load_preset("tandem-8x8");
+  cfg.name = "big-acc";
+  cfg.acc_buff_bytes = 1 << 20;  // 32768 rows
+  cfg.out_buff_bytes = 1 << 18;
+  cfg.inp_buff_bytes = 1 << 18;  // 32768 elements
+  cfg.wgt_buff_bytes = 256;      // 4 blocks: keeps the micro-op within 32 bits
+  cfg.uop_buff_bytes = 128;      // 32 micro-ops: keeps the ALU word within 128 bits
+  cfg.finalize();
+  GemmSpec s{5000, 32, 8, 1};
+  s.requantize = true;
+  s.shift = 3;
+  s.tile_m = 5000, s.tile_n = 4, s.tile_k = 1;  // 20000 acc rows per tile
+  const GemmProgram gp = build_gemm_program(cfg, s);
+  std::mt19937 rng(3);
+  const auto a = random_s8(std::size_t(s.m) * s.k, rng);
+  const auto b = random_s8(std::size_t(s.n) * s.k, rng);
+  Runtime rt(cfg, "fsim");
+  EXPECT_EQ(run_gemm(rt, gp, a, b).c, reference_gemm(s, a, b));
+  s.tile_m = 0;  // automatic: must respect the loop limit too
+  const GemmTiling t = choose_gemm_tiling(cfg, s);
+  EXPECT_LE(t.tm, 16383);
+  s.m = 20000, s.tile_m = 20000;
+  EXPECT_THROW(choose_gemm_tiling(cfg, s), Error);
+}
+
+}  // namespace
+}  // namespace tandem::driver
