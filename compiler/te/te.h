@@ -37,7 +37,7 @@ using ir::Var;
 
 enum class IterKind : std::uint8_t { kDataPar, kReduce };
 
-// An iteration axis: a Var with its range and kind. Identity is the node.
+// An iteration axis: a Var with its range and kind. Identity is the Var.
 struct IterVarNode {
   Var var;
   Range dom;  // constant min/extent for root axes; derived axes get theirs from bound inference
@@ -52,7 +52,11 @@ class IterVar {
   bool defined() const { return node_ != nullptr; }
   const IterVarNode* get() const { return node_.get(); }
   const IterVarNode* operator->() const { return node_.get(); }
-  bool same_as(const IterVar& o) const { return node_ == o.node_; }
+  // Same axis: identity is the variable (an IterVar rebuilt around the same Var
+  // by compute() is the same axis).
+  bool same_as(const IterVar& o) const {
+    return node_ == o.node_ || (node_ && o.node_ && node_->var.same_as(o.node_->var));
+  }
   const Var& var() const { return node_->var; }
   const std::string& name() const { return node_->var.name(); }
   IterKind kind() const { return node_->kind; }
