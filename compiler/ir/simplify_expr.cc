@@ -67,14 +67,6 @@ Expr Simplifier::visit(const MulNode* op, const Expr& self) {
 // floordiv / floormod of a by a positive constant c.
 Expr Simplifier::div_mod(bool is_div, const Expr& a, std::int64_t c) {
   DType d = a.dtype();
-  ConstBounds ba = bounds(a);
-  if (ba.min && ba.max && floor_div(*ba.min, c) == floor_div(*ba.max, c)) {
-    std::int64_t q = floor_div(*ba.min, c);
-    if (is_div) return make_const(d, q);
-    LinearForm f = to_linear(a);
-    f.constant = wrap_to(d, f.constant - q * c);
-    return from_linear(f);
-  }
   // Nested: (x / c1) / c -> x / (c1 * c);  (x % c1) % c -> x % c when c | c1.
   if (const FloorDivNode* inner = a.as<FloorDivNode>(); is_div && inner) {
     const std::int64_t* c1 = cint(inner->b);
@@ -107,12 +99,22 @@ Expr Simplifier::div_mod(bool is_div, const Expr& a, std::int64_t c) {
       q.constant = wrap_to(d, q.constant + k);
       return from_linear(q);
     }
+    ConstBounds ba = bounds(a);
+    if (ba.min && ba.max && floor_div(*ba.min, c) == floor_div(*ba.max, c)) {
+      return make_const(d, floor_div(*ba.min, c));
+    }
     if (q.is_const() && q.constant == 0) return FloorDivNode::make(re, make_const(d, c));
     return AddNode::make(from_linear(q), FloorDivNode::make(re, make_const(d, c)));
   }
   if (known) {
     r.constant = wrap_to(d, r.constant - k * c);
     return from_linear(r);
+  }
+  // The whole numerator within one block of c: a % c = a - q*c.
+  ConstBounds ba = bounds(a);
+  if (ba.min && ba.max && floor_div(*ba.min, c) == floor_div(*ba.max, c)) {
+    f.constant = wrap_to(d, f.constant - floor_div(*ba.min, c) * c);
+    return from_linear(f);
   }
   return FloorModNode::make(re, make_const(d, c));
 }

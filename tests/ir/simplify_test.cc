@@ -176,3 +176,12 @@ TEST(Interval, AffineAndSymbolic) {
 
 }  // namespace
 }  // namespace tandem::ir
+namespace tandem::ir {
+TEST(SimplifyDebug, ModOfMultiple) {
+  Var m("m");
+  Analyzer an;
+  an.bind(m, 0, 2);
+  EXPECT_EQ(to_string(an.simplify(floormod(m * 8, Expr(8)))), "0");
+  EXPECT_EQ(to_string(simplify(floormod(m * 8, Expr(8)))), "0");
+}
+}  // namespace tandem::ir
