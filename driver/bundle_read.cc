@@ -2,6 +2,7 @@
 // (exists, size, SHA-256), that each .hex file encodes its .bin, that
 // regions.txt matches the manifest, and the regions' consistency. See
 // driver/bundle.h.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -64,6 +65,11 @@ Bundle read_bundle(const std::string& dir) {
     const FileEntry& bin = pm.bin[k];
     const FileEntry& hex = pm.hex[k];
     ++k;
+    const std::uint64_t limit = std::min<std::uint64_t>(b.cfg.dram_bytes, 1ull << 32);
+    TANDEM_CHECK(r.addr <= limit && bin.bytes <= limit - r.addr,
+                 "manifest.json: region '" << r.name << "' of " << bin.bytes << " bytes at address "
+                                           << r.addr << " exceeds the addressable DRAM of " << limit
+                                           << " bytes");
     const std::string data = verified(root, bin);
     r.data.assign(data.begin(), data.end());
     const std::string text = verified(root, hex);

@@ -209,6 +209,8 @@ TEST(BundleCorruption, MissingOrMistypedFieldIsNamed) {
        {"manifest.json: field config", "block_in = 7"});
   edit([](auto& j) { j["format_version"] = 99; }, {"format_version 99", "not supported"});
   edit([](auto& j) { j["program"]["insn_count"] = 2; }, {"instruction region", "2 instructions"});
+  edit([](auto& j) { j["regions"][3]["addr"] = 0xfffffffffffff000ull; },
+       {"region 'B'", "exceeds the addressable DRAM"});
   // The region list the testbench reads must say what the manifest says.
   edit([](auto& j) { j["expected_cycles"]["value"] = 999; }, {"regions.txt", "does not match"});
   // Moving a region changes how its .hex file decodes.
