@@ -37,8 +37,34 @@ Expr keep_if_same(const Expr& result, const Expr& self) {
 
 }  // namespace
 
+namespace {
+// (x/c)*(k*c) + (x%c)*k -> x*k: recombines what fuse and split take apart.
+bool merge_div_mod(LinearForm& f) {
+  for (size_t m = 0; m < f.terms.size(); ++m) {
+    const FloorModNode* mod = f.terms[m].atom.as<FloorModNode>();
+    const std::int64_t* c = mod ? cint(mod->b) : nullptr;
+    if (!c || *c <= 0) continue;
+    std::int64_t k = f.terms[m].coeff;
+    for (size_t d = 0; d < f.terms.size(); ++d) {
+      const FloorDivNode* div = f.terms[d].atom.as<FloorDivNode>();
+      if (!div || !is_const_int(div->b, *c) || f.terms[d].coeff != k * *c) continue;
+      if (compare_expr(div->a, mod->a) != 0) continue;
+      Expr x = mod->a;
+      f.terms.erase(f.terms.begin() + static_cast<std::ptrdiff_t>(std::max(m, d)));
+      f.terms.erase(f.terms.begin() + static_cast<std::ptrdiff_t>(std::min(m, d)));
+      f = add(f, scale(to_linear(x), k));
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 Expr Simplifier::linear_arith(const Expr& rebuilt, const Expr& self) {
-  return keep_if_same(from_linear(to_linear(rebuilt)), self);
+  LinearForm f = to_linear(rebuilt);
+  while (merge_div_mod(f)) {
+  }
+  return keep_if_same(from_linear(f), self);
 }
 
 Expr Simplifier::visit(const AddNode* op, const Expr& self) {

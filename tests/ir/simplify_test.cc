@@ -177,11 +177,20 @@ TEST(Interval, AffineAndSymbolic) {
 }  // namespace
 }  // namespace tandem::ir
 namespace tandem::ir {
-TEST(SimplifyDebug, ModOfMultiple) {
+TEST(SimplifyRangesPoint, ModOfMultipleWithUnitRange) {
   Var m("m");
   Analyzer an;
   an.bind(m, 0, 2);
   EXPECT_EQ(to_string(an.simplify(floormod(m * 8, Expr(8)))), "0");
   EXPECT_EQ(to_string(simplify(floormod(m * 8, Expr(8)))), "0");
+}
+}  // namespace tandem::ir
+namespace tandem::ir {
+TEST(Simplify, RecombinesDivMod) {
+  Var x("x"), y("y");
+  EXPECT_EQ(to_string(simplify(x / 6 * 6 + x % 6)), "x");
+  EXPECT_EQ(to_string(simplify((x / 4 * 4 + x % 4) * 2 + y)), "x*2 + y");
+  EXPECT_EQ(to_string(simplify(x / 4 * 8 + x % 4 * 2)), "x*2");
+  EXPECT_EQ(to_string(simplify(x / 4 * 4 + y % 4)), "x/4*4 + y%4");
 }
 }  // namespace tandem::ir
