@@ -132,6 +132,7 @@ class Parser : Lexer {
     } else if (d == ".buffer") {
       const std::size_t name_at = (skip_ws(), pos_);
       const std::string n = name("buffer name");
+      if (n.empty()) fail_at(name_at, "buffer name must not be empty");
       if (buffer_names_.count(n)) fail_at(name_at, Msg() << "buffer '" << n << "' declared twice");
       expect_separator("the buffer name");
       const std::uint64_t bytes = unsigned_number("buffer size in bytes");

@@ -35,7 +35,12 @@ std::string stored_config_name(const std::vector<std::uint8_t>& b, const std::st
   TANDEM_CHECK(n <= 4096 && b.size() >= 12 + std::size_t{n},
                "malformed program '" << path << "': config name length " << n
                                      << " does not fit the file (" << b.size() << " bytes)");
-  return std::string(reinterpret_cast<const char*>(b.data()) + 12, n);
+  std::string name(reinterpret_cast<const char*>(b.data()) + 12, n);
+  // Only a preset name is looked up; a stored path is never opened.
+  TANDEM_CHECK(!name.empty() && name.find('/') == std::string::npos && !name.ends_with(".json"),
+               "program '" << path << "' names config '" << name
+                           << "', which is not a preset name; pass --config NAME|FILE");
+  return name;
 }
 
 void write_out(const std::string& text, const std::string& path) {

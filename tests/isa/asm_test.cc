@@ -314,6 +314,7 @@ std::vector<BadSource> bad_sources() {
        "program is for config 'vta-16x16' but the assembler uses config 'tandem-8x8'"},
       {"config_junk", ".config tandem-8x8 x", "1:20", "unexpected 'x' after the config name"},
       {"duplicate_buffer", kHead + ".buffer A 8", "3:9", "buffer 'A' declared twice"},
+      {"empty_buffer_name", ".buffer \"\" 4", "1:9", "buffer name must not be empty"},
       {"buffer_size", ".buffer Q -4", "1:11", "expected buffer size in bytes"},
       {"buffer_name", ".buffer 9Q 4", "1:9", "expected buffer name (an identifier or a quoted"},
       {"unterminated_name", ".buffer \"abc 4", "1:9", "unterminated quoted buffer name"},
