@@ -44,7 +44,7 @@ module tandem_dma_req
   assign bytes = umin32(rem, 32'(to_bnd));
   assign next_row_elem = row_elem + 48'(xstride);
 
-  assign req_valid = active;
+  assign req_valid = active && !addr_overflow;  // an overflowing burst is never requested
   assign req_addr = addr[31:0];
   assign req_bytes = BYTES_W'(bytes);
   assign addr_overflow = active && ((addr + 48'(bytes)) > 48'h1_0000_0000);
