@@ -90,6 +90,7 @@ class Matcher {
   }
 
   bool eq(const Expr& s, const Expr& p) {
+    ++progress_;
     if (!s.defined() || !p.defined()) return fail(s, p, "missing operand");
     if (const ir::VarNode* pv = p.as<ir::VarNode>(); pv && is_param(pv)) return param(s, pv);
     if (s.dtype() != p.dtype()) {
@@ -154,35 +155,48 @@ class Matcher {
     }
     return false;
   }
-  bool fail(const Expr& s, const Expr& p, std::string why) {
+  // quality 1: the right operand, wrongly indexed (more telling than 0).
+  bool fail(const Expr& s, const Expr& p, std::string why, int quality = 0) {
     if (!failed_) {
       failed_ = true;
       bad_s_ = s;
       bad_p_ = p;
       why_ = std::move(why);
+      score_ = progress_ * 2 + quality;
     }
     return false;
   }
   bool binary(const Expr& sa, const Expr& sb, const Expr& pa, const Expr& pb, bool comm) {
-    auto saved_bound = bound_;
-    auto saved_params = params_;
+    struct State {
+      std::map<const ir::BufferNode*, Binding> bound;
+      std::map<const ir::VarNode*, Expr> params;
+      bool failed;
+      Expr s, p;
+      std::string why;
+      int score;
+      int progress;
+    };
+    auto save = [&] {
+      return State{bound_, params_, failed_, bad_s_, bad_p_, why_, score_, progress_};
+    };
+    auto restore = [&](const State& st) {
+      bound_ = st.bound;
+      params_ = st.params;
+      failed_ = st.failed;
+      bad_s_ = st.s;
+      bad_p_ = st.p;
+      why_ = st.why;
+      score_ = st.score;
+      progress_ = st.progress;
+    };
+    State before = save();
     if (eq(sa, pa) && eq(sb, pb)) return true;
     if (!comm) return false;
-    // Retry swapped; keep the first attempt's mismatch for the message.
-    bool f = failed_;
-    Expr s0 = bad_s_, p0 = bad_p_;
-    std::string w0 = why_;
-    bound_ = saved_bound;
-    params_ = saved_params;
-    failed_ = false;
-    if (eq(sb, pa) && eq(sa, pb)) {
-      failed_ = false;
-      return true;
-    }
-    failed_ = f;
-    bad_s_ = s0;
-    bad_p_ = p0;
-    why_ = w0;
+    // Retry swapped; on failure report whichever attempt got further.
+    State direct = save();
+    restore(before);
+    if (eq(sb, pa) && eq(sa, pb)) return true;
+    if (score_ <= direct.score) restore(direct);
     return false;
   }
   bool param(const Expr& s, const ir::VarNode* pv) {
@@ -204,7 +218,11 @@ class Matcher {
   bool load(const ir::LoadNode* sl, const ir::LoadNode* pl, const Expr& s, const Expr& p) {
     std::string why;
     auto base = access(sl->buffer, sl->indices, pl->buffer, pl->indices, &why);
-    if (!base) return fail(s, p, why);
+    if (!base) {
+      bool right_operand =
+          sl->buffer.scope() == pl->buffer.scope() && sl->buffer.dtype() == pl->buffer.dtype();
+      return fail(s, p, why, right_operand ? 1 : 0);
+    }
     auto it = bound_.find(pl->buffer.get());
     if (it == bound_.end()) {
       bound_[pl->buffer.get()] = Binding{sl->buffer, *base};
@@ -227,6 +245,8 @@ class Matcher {
   std::map<const ir::BufferNode*, Binding> bound_;
   std::map<const ir::VarNode*, Expr> params_;
   bool failed_ = false;
+  int progress_ = 0;
+  int score_ = 0;
   Expr bad_s_, bad_p_;
   std::string why_;
 };
