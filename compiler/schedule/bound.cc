@@ -68,26 +68,28 @@ void collect_vars(const StageNode* producer, StageNode* c, const BoundMap& bound
   const StageNode* attach =
       producer->attach_type == AttachType::kScope ? producer->attach_stage.lock().get() : nullptr;
   const StageNode* x = c;
-  bool inside = true;
+  bool inside = true;  // still below the attach point
+  bool found = false;
   while (x) {
     const StageBound& xb = bounds.at(x);
-    size_t first_varying = 0;
+    size_t first_varying = inside ? 0 : x->leaf_iter_vars.size();
     if (x == attach) {
       first_varying = leaf_index(x, producer->attach_ivar, "compute_at") + 1;
-      inside = false;
+      found = true;
     }
     for (size_t i = 0; i < x->leaf_iter_vars.size(); ++i) {
       const IterVar& iv = x->leaf_iter_vars[i];
       std::int64_t e = xb.extent.at(iv.get());
-      if (inside || i >= first_varying) {
+      if (i >= first_varying) {
         dom[iv.var().get()] = ir::Interval{Expr(0), Expr(e - 1)};
       } else {
         fixed.bind(iv.var(), 0, e);
       }
     }
-    if (x == attach) return;
+    if (x == attach) inside = false;
     x = x->attach_type == AttachType::kScope ? x->attach_stage.lock().get() : nullptr;
   }
+  if (found) return;
   TANDEM_CHECK(attach == nullptr, "stage " << producer->output.name() << " is computed at "
                                            << attach->output.name() << "."
                                            << producer->attach_ivar.name() << " but its consumer "
