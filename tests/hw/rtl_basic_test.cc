@@ -174,6 +174,26 @@ TEST_P(RtlBasic, GemmClosedForm) {
   }
 }
 
+// More compute instructions than the command queue holds, queued behind a
+// token wait: fetch stalls on the full queue and the run still matches fsim.
+TEST_P(RtlBasic, FullCommandQueueStallsFetch) {
+  RawProgram p;
+  p.data = random_bytes(kDataBytes, 3);
+  p.uops = {{0, 0, 0}, {1, 1, 1}};
+  p.insns.push_back(dma(Opcode::kLoad, MemType::kWgt, 0, data_base(cfg, MemType::kWgt, kWgt), 8, 8,
+                        8, deps(false, false, false, true)));
+  p.insns.push_back(dma(Opcode::kLoad, MemType::kUop, 0, uop_dram_base(), 1, 2, 2));
+  p.insns.push_back(core(Opcode::kGemm, 0, 2, 1, 1, deps(true, false, false, false)));
+  for (std::uint32_t k = 0; k < cfg.cmd_queue_depth + 10; ++k)
+    p.insns.push_back(core(Opcode::kGemm, 0, 2, 2, 1));
+  p.insns.back().dep.push_next = true;
+  p.insns.push_back(dma(Opcode::kStore, MemType::kOut, 0, data_base(cfg, MemType::kOut, kOut), 1, 2,
+                        2, deps(true, false, true, false)));
+  p.insns.push_back(finish(deps(false, true, false, false)));
+  const isa::Stats s = expect_same_as_fsim(cfg, p);
+  EXPECT_GT(s.get("fetch.stall.queue_full"), 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Presets, RtlBasic, testing::Values("tandem-8x8", "vta-16x16"),
                          [](const auto& info) {
                            std::string s = info.param;

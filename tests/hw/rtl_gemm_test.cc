@@ -34,7 +34,8 @@ TEST_P(RtlGemm, MatchesReferenceAndFsim) {
   spec.tile_k = c.tk;
   const driver::GemmProgram gp = driver::build_gemm_program(cfg, spec);
   std::mt19937 rng(c.m * 131 + c.n * 17 + c.k + c.vthreads);
-  std::vector<std::int8_t> a(static_cast<std::size_t>(c.m) * c.k), b(static_cast<std::size_t>(c.n) * c.k);
+  std::vector<std::int8_t> a(static_cast<std::size_t>(c.m) * c.k),
+      b(static_cast<std::size_t>(c.n) * c.k);
   for (auto& x : a) x = static_cast<std::int8_t>(rng());
   for (auto& x : b) x = static_cast<std::int8_t>(rng());
   const auto ref = driver::reference_gemm(spec, a, b);
@@ -62,24 +63,23 @@ TEST_P(RtlGemm, MatchesReferenceAndFsim) {
   EXPECT_GT(s.values.at("sim.cycles_per_second"), 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Gemms, RtlGemm,
-    testing::Values(Case{"tandem-8x8", 16, 24, 40, 1, false, 0, 0, 0},
-                    Case{"tandem-8x8", 16, 24, 40, 2, false, 0, 0, 0},
-                    Case{"tandem-8x8", 30, 20, 50, 2, true, 2, 1, 2},
-                    Case{"tandem-8x8", 9, 40, 24, 1, true, 3, 2, 1},
-                    Case{"vta-16x16", 16, 32, 48, 1, false, 0, 0, 0},
-                    Case{"vta-16x16", 16, 32, 48, 2, true, 0, 0, 0},
-                    Case{"vta-16x16", 20, 40, 70, 2, false, 4, 1, 2}),
-    [](const auto& info) {
-      const Case& c = info.param;
-      std::string s = std::string(c.preset) + "_" + std::to_string(c.m) + "x" +
-                      std::to_string(c.n) + "x" + std::to_string(c.k) + "_v" +
-                      std::to_string(c.vthreads) + (c.requantize ? "_rq" : "");
-      for (char& ch : s)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return s;
-    });
+INSTANTIATE_TEST_SUITE_P(Gemms, RtlGemm,
+                         testing::Values(Case{"tandem-8x8", 16, 24, 40, 1, false, 0, 0, 0},
+                                         Case{"tandem-8x8", 16, 24, 40, 2, false, 0, 0, 0},
+                                         Case{"tandem-8x8", 30, 20, 50, 2, true, 2, 1, 2},
+                                         Case{"tandem-8x8", 9, 40, 24, 1, true, 3, 2, 1},
+                                         Case{"vta-16x16", 16, 32, 48, 1, false, 0, 0, 0},
+                                         Case{"vta-16x16", 16, 32, 48, 2, true, 0, 0, 0},
+                                         Case{"vta-16x16", 20, 40, 70, 2, false, 4, 1, 2}),
+                         [](const auto& info) {
+                           const Case& c = info.param;
+                           std::string s = std::string(c.preset) + "_" + std::to_string(c.m) + "x" +
+                                           std::to_string(c.n) + "x" + std::to_string(c.k) + "_v" +
+                                           std::to_string(c.vthreads) + (c.requantize ? "_rq" : "");
+                           for (char& ch : s)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return s;
+                         });
 
 }  // namespace
 }  // namespace tandem::hw_test
