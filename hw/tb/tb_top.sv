@@ -185,7 +185,10 @@ module tb_top;
     longint unsigned lines = (addr + size + P - 1) / P - addr / P;
     int fd;
     fd = $fopen(path, "r");
-    if (fd == 0) die($sformatf("cannot open bundle file %s", path));
+    if (fd == 0) begin
+      die($sformatf("cannot open bundle file %s", path));
+      return;
+    end
     $fclose(fd);
     words.delete();
     $readmemh(path, words);
@@ -200,7 +203,9 @@ module tb_top;
     if (addr + size > dram_bytes)
       die($sformatf("region %s [%0d, %0d) exceeds the DRAM of %0d bytes", file, addr, addr + size,
                     dram_bytes));
+    if (finished) return;
     read_hex(file, addr, size);
+    if (finished) return;
     foreach (words[i]) begin
       for (int j = 0; j < P; j++) begin
         longint unsigned a = base + i * P + longint'(j);
@@ -218,7 +223,10 @@ module tb_top;
     int fd, r;
     bit ended = 0;
     fd = $fopen(path, "r");
-    if (fd == 0) die($sformatf("cannot open %s (is +bundle a test-vector bundle?)", path));
+    if (fd == 0) begin
+      die($sformatf("cannot open %s (is +bundle a test-vector bundle?)", path));
+      return;
+    end
     while (!ended && !finished) begin
       r = $fscanf(fd, "%s", kw);
       if (r != 1) die($sformatf("%s: ends before the 'end' line", path));
@@ -269,6 +277,7 @@ module tb_top;
       if (r < 1) die($sformatf("%s: value missing after '%s'", path, kw));
     end
     $fclose(fd);
+    if (finished) return;
     if (insn_count == 0) die($sformatf("%s: no instructions", path));
     if (check_file.size() == 0) die($sformatf("%s: no check region", path));
     if (insn_addr + 16 * insn_count > 64'h1_0000_0000)
@@ -331,6 +340,7 @@ module tb_top;
   function automatic void take_requests(input longint unsigned t);
     if (m_axi_arvalid) begin
       check_burst("read", m_axi_araddr, m_axi_arlen, m_axi_arbytes, t);
+      if (finished) return;
       if (t + latency < rd_bus_free)
         die($sformatf("memory contract: read burst in cycle %0d would return data in cycle %0d while the previous burst returns data until cycle %0d",
                       t, t + latency, rd_bus_free - 1));
@@ -345,6 +355,7 @@ module tb_top;
         die($sformatf("memory contract: write burst in cycle %0d while %0d W beats are missing",
                       t, w_left));
       check_burst("write", m_axi_awaddr, m_axi_awlen, m_axi_awbytes, t);
+      if (finished) return;
       w_first = t;
       w_addr = m_axi_awaddr;
       w_bytes = m_axi_awbytes;
@@ -355,8 +366,10 @@ module tb_top;
     end
     if (m_axi_wvalid) begin
       longint unsigned off = w_next * P;
-      if (w_left == 0 || w_first + w_next != t)
+      if (w_left == 0 || w_first + w_next != t) begin
         die($sformatf("memory contract: W beat in cycle %0d outside a write burst's cycles", t));
+        return;
+      end
       for (int j = 0; j < P; j++) begin
         if (m_axi_wstrb[j]) begin
           if (off + j >= w_bytes)
@@ -381,6 +394,7 @@ module tb_top;
       longint unsigned addr = check_addr[k], size = check_size[k];
       longint unsigned base = (addr / P) * P;
       read_hex(check_file[k], addr, size);
+      if (finished) return 0;
       foreach (words[i]) begin
         for (int j = 0; j < P; j++) begin
           longint unsigned a = base + i * P + longint'(j);
@@ -403,16 +417,22 @@ module tb_top;
   endfunction
 
   // ---------------- run ----------------
-  initial begin
+  // Returns right after a failure: die() ends the simulation only at the end
+  // of the time step, and nothing may be printed after FAIL.
+  task automatic run();
     longint unsigned t = 0, timeout;
     string vcd;
     bit pass;
-    if (!$value$plusargs("bundle=%s", dir)) die("usage: +bundle=DIR [+timeout=CYCLES]");
+    if (!$value$plusargs("bundle=%s", dir)) begin
+      die("usage: +bundle=DIR [+timeout=CYCLES] [+check_cycles] [+vcd=FILE]");
+      return;
+    end
     if ($value$plusargs("vcd=%s", vcd)) begin
       $dumpfile(vcd);
       $dumpvars(0, tb_top);
     end
     read_region_list();
+    if (finished) return;
     if (!$value$plusargs("timeout=%d", timeout))
       timeout = expected_cycles > 0 ? 4 * longint'(expected_cycles) + 100000 : 10000000;
     // Reset, then the start pulse; the cycle after the start edge is cycle 0.
@@ -428,15 +448,21 @@ module tb_top;
       drive_outputs(t);
       #1;
       take_requests(t);
+      if (finished) return;
       @(posedge clk);
       #1;
       if (ctrl_done || ctrl_error) break;
-      if (t >= timeout) die($sformatf("TIMEOUT: no ctrl_done after %0d cycles", t + 1));
+      if (t >= timeout) begin
+        die($sformatf("TIMEOUT: no ctrl_done after %0d cycles", t + 1));
+        return;
+      end
       t++;
     end
-    if (ctrl_error)
+    if (ctrl_error) begin
       die($sformatf("ctrl_error after %0d cycles: code %0d aux 0x%0h insn %0d value 0x%0h", t + 1,
                     ctrl_err_code, ctrl_err_aux, ctrl_err_insn, ctrl_err_value));
+      return;
+    end
     if (rd_first.size() != 0 || b_cycle.size() != 0 || w_left != 0)
       $display("tb: warning: memory transfers still in flight at done");
     if (expected_cycles >= 0)
@@ -444,6 +470,7 @@ module tb_top;
                longint'(ctrl_cycles) - expected_cycles);
     else $display("tb: cycles %0d (no expected cycles in the bundle)", ctrl_cycles);
     pass = compare_outputs();
+    if (finished) return;
     if (pass && expected_cycles >= 0 && longint'(ctrl_cycles) != expected_cycles &&
         $test$plusargs("check_cycles")) begin
       $display("tb: cycle count differs from the bundle's expected cycles (+check_cycles)");
@@ -452,5 +479,7 @@ module tb_top;
     if (pass) $display("PASS");
     else $display("FAIL");
     finish_run(pass);
-  end
+  endtask
+
+  initial run();
 endmodule

@@ -115,6 +115,17 @@ TEST(BundleReplay, DeviceOfAnotherConfigIsRejected) {
   expect_error([&] { replay_bundle(b, *dev); }, {"device config 'vta-16x16'", "'tandem-8x8'"});
 }
 
+TEST(BundleReplay, DeviceErrorsPropagate) {
+  const std::string dir = scratch_dir("deadlock");
+  write_bundle(test::deadlocking_bundle(), dir);
+  const Bundle b = read_bundle(dir);
+  for (const std::string& target : available_targets()) {
+    SCOPED_TRACE(target);
+    auto dev = make_device(target, b.cfg);
+    expect_error([&] { replay_bundle(b, *dev); }, {"deadlock"});
+  }
+}
+
 TEST(BundleMake, UndescribedBufferIsAnError) {
   const HwConfig cfg = HwConfig::default_config();
   GemmSpec s = small_gemm();

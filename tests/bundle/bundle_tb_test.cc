@@ -139,6 +139,16 @@ TEST(BundleTestbench, DamagedHexFileFails) {
   EXPECT_NE(r2.out.find("cannot open bundle file"), std::string::npos) << r2.out;
 }
 
+TEST(BundleTestbench, RtlErrorFails) {
+  REQUIRE_TB();
+  const std::string dir = scratch_dir("tb_deadlock");
+  write_bundle(test::deadlocking_bundle(), dir);
+  const TbRun r = run_tb(dir);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("tb: ERROR ctrl_error after"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nPASS\n"), std::string::npos) << r.out;
+}
+
 TEST(BundleTestbench, TimeoutFails) {
   REQUIRE_TB();
   const std::string dir = scratch_dir("tb_timeout");

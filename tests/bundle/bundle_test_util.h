@@ -49,3 +49,50 @@ void expect_error(F&& fn, const std::vector<std::string>& needles) {
 }
 
 }  // namespace tandem::driver::test
+
+#include "driver/bundle.h"
+#include "isa/codec.h"
+
+namespace tandem::driver::test {
+
+// A bundle whose program deadlocks: a GEMM waits for a load->compute token
+// that no instruction pushes. Its expected output is 64 zero bytes.
+inline Bundle deadlocking_bundle() {
+  Bundle b;
+  b.cfg = HwConfig::default_config();
+  b.workload = "deadlock";
+  b.command_line = "test";
+  isa::Instruction gemm;
+  gemm.opcode = isa::Opcode::kGemm;
+  gemm.dep.pop_prev = true;
+  gemm.uop_bgn = 0;
+  gemm.uop_end = 1;
+  gemm.iter_out = 1;
+  gemm.iter_in = 1;
+  isa::Instruction finish;
+  finish.opcode = isa::Opcode::kFinish;
+  const isa::Codec codec(b.cfg);
+  BundleRegion insns;
+  insns.name = "__insns";
+  insns.role = RegionRole::kInstructions;
+  insns.elem_bytes = 16;
+  insns.addr = 0x1000;
+  for (const auto& i : {gemm, finish}) {
+    const isa::Word128 w = codec.encode(i);
+    for (int k = 0; k < 8; ++k) insns.data.push_back(static_cast<std::uint8_t>(w.lo >> (8 * k)));
+    for (int k = 0; k < 8; ++k) insns.data.push_back(static_cast<std::uint8_t>(w.hi >> (8 * k)));
+  }
+  b.insn_addr = insns.addr;
+  b.insn_count = 2;
+  b.loads.push_back(insns);
+  BundleRegion out;
+  out.name = "out";
+  out.role = RegionRole::kOutput;
+  out.addr = 0x2000;
+  out.data.assign(64, 0);
+  b.expected.push_back(out);
+  b.cycles_note = "the program deadlocks";
+  return b;
+}
+
+}  // namespace tandem::driver::test
