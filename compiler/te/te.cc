@@ -91,6 +91,9 @@ Tensor compute(std::vector<Expr> shape,
   bool top = true;
   ir::post_order_visit(body, [&](const ir::Node* n) {
     if (n->node_type == ir::NodeType::kReduce && n != body.get()) top = false;
+  });
+  TANDEM_CHECK(top, "compute " << name << ": a reduction may only appear at the top of the body");
+  ir::post_order_visit(body, [&](const ir::Node* n) {
     if (n->node_type == ir::NodeType::kVar) {
       auto* v = static_cast<const ir::VarNode*>(n);
       TANDEM_CHECK(allowed.count(v), "compute " << name << " uses variable " << v->name
@@ -98,7 +101,6 @@ Tensor compute(std::vector<Expr> shape,
                                                    "reduce axis of its top-level reduction");
     }
   });
-  TANDEM_CHECK(top, "compute " << name << ": a reduction may only appear at the top of the body");
   ir::post_order_visit(body, [&](const ir::Node* n) {
     if (n->node_type != ir::NodeType::kLoad) return;
     auto* l = static_cast<const ir::LoadNode*>(n);
