@@ -189,7 +189,11 @@ class Generator {
                  what << ": SRAM elements [" << v[0] << ", " << v[0] + footprint
                       << ") fall outside buffer '" << sram.name() << "' of " << elems_of(sram)
                       << " elements");
+    if (op.y == 0 || op.x == 0) v[1] = 0;  // padding only: no DRAM access
     TANDEM_CHECK(v[1] >= 0, what << ": negative DRAM index " << v[1]);
+    TANDEM_CHECK(op.y <= 1 || op.stride >= op.x,
+                 what << ": rows of " << op.x << " elements " << op.stride
+                      << " apart in DRAM overlap; the DMA needs x_stride >= x_size");
     op.sram = base_of(sram) + static_cast<std::uint32_t>(v[0]);
     op.dram = isa::DramRef{dram.name(), static_cast<std::uint64_t>(v[1])};
     SramRange r{op.mem, op.sram, op.sram + static_cast<std::uint32_t>(footprint), load};

@@ -257,8 +257,9 @@ Stmt DmaInjector::lower_copy(const ir::AttrStmtNode* attr) {
   if (yc >= 0) {
     const LoopInfo& l = el[yc];
     const std::int64_t ds = D.coeff(l.var.get());
-    if (S.coeff(l.var.get()) == width && ds >= width && ds <= kMaxSize && l.extent <= kMaxSize)
-      yi = yc;
+    // The DRAM row step must be at least the transferred row (x_size <= W);
+    // the codegen checks x_stride >= x_size per instance.
+    if (S.coeff(l.var.get()) == width && ds >= 1 && ds <= kMaxSize && l.extent <= kMaxSize) yi = yc;
   }
   const ir::VarNode* xv = xi >= 0 ? el[xi].var.get() : nullptr;
   const ir::VarNode* yv = yi >= 0 ? el[yi].var.get() : nullptr;

@@ -182,45 +182,89 @@ class ScanAround : public ir::IRVisitor {
   int loop_depth_ = 0;
 };
 
-// Finds one "alu" stage that can take over its source's storage and merges.
+// An element-wise ALU stage D = op(S, ...) that may take over S's storage:
+// an "alu" pragma nest with one store, or a tensorized ALU call.
+struct AliasCandidate {
+  const ir::StmtNode* nest = nullptr;  // the stage's loop nest (climbed through For)
+  ir::Buffer D;
+  Expr d;
+  std::vector<std::pair<ir::Buffer, Expr>> srcs;  // operands D may alias, best first
+};
+
+class CandidateFinder : public ir::IRVisitor {
+ public:
+  void walk(const Stmt& s) override {
+    stack_.push_back(s.get());
+    IRVisitor::walk(s);
+    stack_.pop_back();
+  }
+  void visit(const ir::AttrStmtNode* op) override {
+    if (op->key == "alu") {
+      std::vector<const ir::StoreNode*> stores;
+      collect_stores(op->body, &stores);
+      if (stores.size() == 1) {
+        try {
+          AluStore st = parse_store(stores[0], "alu");
+          if (st.kind != AluStore::kConst) {
+            AliasCandidate c{nest(), st.D, st.d, {{st.S, st.s}}};
+            if (st.kind == AluStore::kTensor && st.op != isa::AluOp::kShr)
+              c.srcs.push_back({st.T, st.t});
+            found.push_back(std::move(c));
+          }
+        } catch (const Error&) {
+          // reported by the conversion step
+        }
+      }
+      return;
+    }
+    if (op->key == "tensorize") {
+      const auto* ev = op->body.as<ir::EvaluateNode>();
+      const auto* c = ev ? ev->value.as<ir::CallNode>() : nullptr;
+      if (c != nullptr && c->name.rfind("alu_", 0) == 0 && c->buffers.size() >= 2 &&
+          c->args.size() >= 2) {
+        AliasCandidate cand{nest(), c->buffers[0], c->args[0], {{c->buffers[1], c->args[1]}}};
+        const bool imm = c->name.size() > 4 && c->name.substr(c->name.size() - 4) == "_imm";
+        if (!imm && c->buffers.size() == 3 && c->args.size() >= 3 && c->name != "alu_shr")
+          cand.srcs.push_back({c->buffers[2], c->args[2]});
+        found.push_back(std::move(cand));
+      }
+      return;
+    }
+    IRVisitor::visit(op);
+  }
+  std::vector<AliasCandidate> found;
+
+ private:
+  const ir::StmtNode* nest() const {
+    std::size_t k = stack_.size() - 1;
+    while (k > 0 && stack_[k - 1]->node_type == ir::NodeType::kFor) --k;
+    return stack_[k];
+  }
+  std::vector<const ir::StmtNode*> stack_;
+};
+
+// Finds one ALU stage that can take over its source's storage and merges.
 std::optional<Stmt> alias_once(const Stmt& root) {
-  std::vector<const ir::AttrStmtNode*> attrs;
-  ir::post_order_visit(root, [&](const ir::Node* n) {
-    if (n->node_type == ir::NodeType::kAttrStmt) {
-      const auto* a = static_cast<const ir::AttrStmtNode*>(n);
-      if (a->key == "alu") attrs.push_back(a);
-    }
-  });
-  for (const ir::AttrStmtNode* x : attrs) {
-    std::vector<const ir::StoreNode*> stores;
-    collect_stores(x->body, &stores);
-    if (stores.size() != 1) continue;
-    AluStore st;
-    try {
-      st = parse_store(stores[0], "alu");
-    } catch (const Error&) {
-      continue;  // reported by the conversion step
-    }
-    if (st.kind == AluStore::kConst) continue;
-    std::vector<std::pair<ir::Buffer, Expr>> cands = {{st.S, st.s}};
-    if (st.kind == AluStore::kTensor && st.op != isa::AluOp::kShr) cands.push_back({st.T, st.t});
-    for (const auto& [src, sidx] : cands) {
-      if (src.same_as(st.D)) continue;
+  CandidateFinder finder;
+  finder.walk(root);
+  for (const AliasCandidate& x : finder.found) {
+    for (const auto& [src, sidx] : x.srcs) {
+      if (src.same_as(x.D) || src.scope() != "acc" || x.D.scope() != "acc") continue;
       const ir::AllocateNode* as = find_allocate(root, src);
-      const ir::AllocateNode* ad = find_allocate(root, st.D);
+      const ir::AllocateNode* ad = find_allocate(root, x.D);
       if (as == nullptr || ad == nullptr) continue;
-      if (st.D.num_elements() > src.num_elements()) continue;
-      auto di = as_affine(st.d), si = as_affine(sidx);
+      if (x.D.num_elements() > src.num_elements()) continue;
+      auto di = as_affine(x.d), si = as_affine(sidx);
       if (!di || !si || !(*di == *si)) continue;
       // Within the outer of the two allocations, in straight-line order
       // (no loop around the stage): D is not touched before the stage and S
       // is not touched after it.
-      const ir::AllocateNode* outer = find_allocate(as->body, st.D) != nullptr ? as : ad;
-      ScanAround sd(x, st.D), ss(x, src);
+      const ir::AllocateNode* outer = find_allocate(as->body, x.D) != nullptr ? as : ad;
+      ScanAround sd(x.nest, x.D), ss(x.nest, src);
       sd.walk(outer->body);
       ss.walk(outer->body);
       if (!sd.passed || sd.under_loop || sd.before || ss.after) continue;
-      std::optional<Stmt> merged = merge_storage(root, src, st.D);
+      std::optional<Stmt> merged = merge_storage(root, src, x.D);
       if (merged) return merged;
     }
   }

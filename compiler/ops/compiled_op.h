@@ -2,16 +2,20 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "compiler/accel/build_accel.h"
+#include "compiler/schedule/schedule.h"
+#include "compiler/te/te.h"
 #include "isa/program.h"
 
 namespace tandem::ops {
 
 struct CompileOptions {
-  bool dump_ir = false;  // fill CompiledOp::ir_dump with the IR after every pass
+  bool dump_ir = false;                 // fill CompiledOp::ir_dump with the IR after every pass
+  std::ostream* dump_stream = nullptr;  // also/instead print it there as it is produced
 };
 
 struct CompiledOp {
@@ -28,5 +32,15 @@ struct CompiledOp {
   // Micro-ops executed by all GEMM/ALU instructions.
   std::uint64_t uops_executed() const;
 };
+
+}  // namespace tandem::ops
+
+namespace tandem::ops {
+
+// Lowers the schedule, runs the accelerator back end, times both and
+// collects the IR dumps: the one path every operator goes through.
+CompiledOp build_op(const std::string& name, const te::Schedule& s,
+                    const std::vector<te::Tensor>& args, const HwConfig& cfg,
+                    const CompileOptions& opts);
 
 }  // namespace tandem::ops
