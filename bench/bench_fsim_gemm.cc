@@ -9,7 +9,8 @@
 // host_cpu once. Prints JSON to stdout and writes it to --json FILE.
 //
 // usage: bench_fsim_gemm [--size N | --m M --n N --k K] [--reps R]
-//                        [--target T]... [--json FILE]
+//                        [--tile-m TM --tile-n TN --tile-k TK] [--target T]...
+//                        [--json FILE]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,7 @@ using namespace tandem;
 
 struct Args {
   int m = 512, n = 512, k = 512, reps = 3;
+  int tile_m = 0, tile_n = 0, tile_k = 0;  // 0 = automatic
   std::vector<std::string> targets = {"fsim"};
   std::string json;
 };
@@ -51,6 +53,12 @@ Args parse(int argc, char** argv) {
       a.n = std::atoi(need(i));
     } else if (o == "--k") {
       a.k = std::atoi(need(i));
+    } else if (o == "--tile-m") {
+      a.tile_m = std::atoi(need(i));
+    } else if (o == "--tile-n") {
+      a.tile_n = std::atoi(need(i));
+    } else if (o == "--tile-k") {
+      a.tile_k = std::atoi(need(i));
     } else if (o == "--reps") {
       a.reps = std::max(1, std::atoi(need(i)));
     } else if (o == "--target") {
@@ -61,8 +69,8 @@ Args parse(int argc, char** argv) {
       a.json = need(i);
     } else if (o == "--help" || o == "-h") {
       std::printf(
-          "usage: bench_fsim_gemm [--size N | --m M --n N --k K] [--reps R] [--target T]... "
-          "[--json FILE]\n");
+          "usage: bench_fsim_gemm [--size N | --m M --n N --k K] [--reps R] [--tile-m TM] "
+          "[--tile-n TN] [--tile-k TK] [--target T]... [--json FILE]\n");
       std::exit(0);
     } else {
       throw Error(Msg() << "unknown option '" << o << "' (see --help)");
@@ -77,6 +85,9 @@ nlohmann::json bench_one(const std::string& target, const std::string& preset, i
                          const Args& args) {
   const HwConfig cfg = HwConfig::load_preset(preset);
   driver::GemmSpec spec{args.m, args.n, args.k, vthreads};
+  spec.tile_m = args.tile_m;
+  spec.tile_n = args.tile_n;
+  spec.tile_k = args.tile_k;
   const driver::GemmProgram gp = driver::build_gemm_program(cfg, spec);
   std::mt19937 rng(42);
   std::vector<std::int8_t> a(std::size_t(args.m) * args.k), b(std::size_t(args.n) * args.k);
