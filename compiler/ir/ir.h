@@ -251,6 +251,8 @@ struct NotNode : ExprNodeT<NodeType::kNot> {
   static Expr make(Expr a);
 };
 
+// cond ? true_value : false_value. Only the chosen operand is evaluated (a
+// load in the other one may be out of range: this is how padding is written).
 struct SelectNode : ExprNodeT<NodeType::kSelect> {
   SelectNode(DType d, Expr c, Expr t, Expr f)
       : ExprNodeT(d), cond(std::move(c)), true_value(std::move(t)), false_value(std::move(f)) {}
