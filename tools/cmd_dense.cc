@@ -1,0 +1,168 @@
+// `tandem dense`: compiles a dense (fully connected) layer through the whole
+// compiler, runs it on a target with random int8 inputs and checks it element
+// by element against host_cpu (gemm_s8 + bias + shift_requantize).
+// Output as `tandem conv2d` (NCHW index with H = W = 1). Exit 0 only on PASS.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "compiler/ops/dense.h"
+#include "driver/packing.h"
+#include "driver/runtime.h"
+#include "host_cpu/reference.h"
+#include "isa/asm.h"
+#include "isa/error.h"
+#include "tools/command.h"
+
+namespace tandem::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+int run_dense_cmd(int argc, char** argv) {
+  po::options_description opts(
+      "tandem dense --n N --ci C --co O [options]\n"
+      "int8 dense layer (+ bias, >> shift, clip, ReLU) compiled for the accelerator, run on\n"
+      "random inputs and checked against host_cpu");
+  opts.add_options()("help,h", "show this help")("n", po::value<int>()->default_value(1),
+                                                 "batch (rows)")(
+      "ci", po::value<int>(), "input features")("co", po::value<int>(), "output features")(
+      "vthreads", po::value<int>()->default_value(1), "virtual threads (1 or 2)")(
+      "relu", "clip at 0 instead of -128")("bias", "add a random per-feature int32 bias")(
+      "shift", po::value<int>()->default_value(8), "requantization: acc >> shift")(
+      "tile-n", po::value<int>(), "schedule: batch blocks per tile (default: chosen)")(
+      "tile-ci", po::value<int>(), "schedule: input blocks per step")(
+      "tile-co", po::value<int>(), "schedule: output blocks per tile")(
+      "target", po::value<std::string>()->default_value("fsim"), "device: fsim, csim or rtl")(
+      "config", po::value<std::string>()->default_value("tandem-8x8"),
+      "config preset name or JSON file")("seed", po::value<unsigned>()->default_value(1),
+                                         "random seed of the inputs")(
+      "json", po::value<std::string>(), "write the results as JSON to this file")(
+      "dump-ir", "print the IR after every compiler pass")("dump-asm", "print the program");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw Error(Msg() << "tandem dense: " << e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return 0;
+  }
+  TANDEM_CHECK(vm.count("ci") && vm.count("co"), "tandem dense: --ci and --co are required");
+  const HwConfig cfg = HwConfig::load_preset(vm["config"].as<std::string>());
+  const ops::DenseShape s{vm["n"].as<int>(), vm["ci"].as<int>(), vm["co"].as<int>()};
+  s.validate();
+  ops::Epilogue e;
+  e.bias = vm.count("bias") != 0;
+  e.relu = vm.count("relu") != 0;
+  e.shift = vm["shift"].as<int>();
+  e.validate();
+  const std::string target = vm["target"].as<std::string>();
+  ops::DenseSchedule sch = ops::default_dense_schedule(cfg, s, e, vm["vthreads"].as<int>());
+  if (vm.count("tile-n")) sch.tile_n = vm["tile-n"].as<int>();
+  if (vm.count("tile-ci")) sch.tile_ci = vm["tile-ci"].as<int>();
+  if (vm.count("tile-co")) sch.tile_co = vm["tile-co"].as<int>();
+  ops::CompileOptions co;
+  if (vm.count("dump-ir")) co.dump_stream = &std::cout;
+  const ops::CompiledOp op = ops::compile_dense(cfg, s, e, sch, co);
+  if (vm.count("dump-asm")) std::cout << isa::disassemble(cfg, op.program);
+
+  std::mt19937 rng(vm["seed"].as<unsigned>());
+  std::uniform_int_distribution<int> d8(-128, 127), db(-4096, 4096);
+  const driver::Shape4 in{s.n, s.ci, 1, 1}, wt{s.co, s.ci, 1, 1}, out{s.n, s.co, 1, 1};
+  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
+  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
+  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
+  std::vector<std::int32_t> bias;
+  if (e.bias) {
+    bias.resize(static_cast<std::size_t>(s.co));
+    for (auto& x : bias) x = db(rng);
+  }
+  driver::Runtime rt(cfg, target);
+  auto put = [&](const std::string& name, const auto& v) {
+    rt.allocate(name, v.size() * sizeof(v[0]));
+    rt.write(name, v.data(), v.size() * sizeof(v[0]));
+  };
+  put("data", driver::pack_activation(cfg, data, in));
+  put("weight", driver::pack_weight(cfg, weight, wt));
+  if (e.bias) put("bias", driver::pack_bias(cfg, bias));
+  rt.allocate("res", driver::packed_out_size(cfg, out));
+  const auto t0 = std::chrono::steady_clock::now();
+  const isa::Stats st = rt.run(op.program);
+  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto got = driver::unpack_output(cfg, rt.read_as<std::int8_t>("res"), out);
+
+  std::vector<std::int32_t> acc = host_cpu::gemm_s8(data, weight, s.n, s.co, s.ci);
+  if (e.bias)
+    for (std::size_t i = 0; i < acc.size(); ++i)
+      acc[i] = host_cpu::wrap_add(acc[i], bias[i % static_cast<std::size_t>(s.co)]);
+  const auto want =
+      host_cpu::narrow(host_cpu::shift_requantize(acc, e.shift, e.relu ? 0 : -128, 127));
+  bool pass = true;
+  std::string check = "PASS";
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (got[i] == want[i]) continue;
+    pass = false;
+    check = (Msg() << "FAIL at [" << i / static_cast<std::size_t>(s.co) << ","
+                   << i % static_cast<std::size_t>(s.co) << ",0,0] (NCHW): got " << int(got[i])
+                   << " expected " << int(want[i]))
+                .str();
+    break;
+  }
+
+  std::printf("dense %s config=%s target=%s%s%s shift=%d\n", s.to_string().c_str(),
+              cfg.name.c_str(), target.c_str(), e.bias ? " bias" : "", e.relu ? " relu" : "",
+              e.shift);
+  std::printf("schedule: %s\n", sch.to_string().c_str());
+  std::printf("program: %llu instructions, %llu micro-ops, %llu micro-ops executed, %llu tokens\n",
+              static_cast<unsigned long long>(op.insn_count()),
+              static_cast<unsigned long long>(op.uop_count()),
+              static_cast<unsigned long long>(op.uops_executed()),
+              static_cast<unsigned long long>(op.stats.codegen.tokens));
+  std::printf("check: %s\n", check.c_str());
+  std::printf("statistics:\n");
+  for (const auto& [k, v] : st.counters)
+    std::printf("  %-32s %llu\n", k.c_str(), static_cast<unsigned long long>(v));
+  for (const auto& [k, v] : st.values) std::printf("  %-32s %.6g\n", k.c_str(), v);
+  std::printf("compile time: %.6f s (lower %.6f s, accelerator passes %.6f s); run %.6f s\n",
+              op.compile_seconds(), op.lower_seconds, op.accel_seconds, run_s);
+  if (vm.count("json")) {
+    nlohmann::json j;
+    j["op"] = "dense";
+    j["shape"] = {{"n", s.n}, {"ci", s.ci}, {"co", s.co}};
+    j["epilogue"] = {{"bias", e.bias}, {"relu", e.relu}, {"shift", e.shift}};
+    j["schedule"] = {{"tile_n", sch.tile_n},
+                     {"tile_ci", sch.tile_ci},
+                     {"tile_co", sch.tile_co},
+                     {"vthreads", sch.vthreads}};
+    j["config"] = cfg.name;
+    j["target"] = target;
+    j["seed"] = vm["seed"].as<unsigned>();
+    j["instructions"] = op.insn_count();
+    j["uops"] = op.uop_count();
+    j["uops_executed"] = op.uops_executed();
+    j["check"] = {{"pass", pass}, {"message", check}};
+    j["stats"] = nlohmann::json::parse(st.to_json());
+    j["compile_seconds"] = {
+        {"total", op.compile_seconds()}, {"lower", op.lower_seconds}, {"accel", op.accel_seconds}};
+    j["run_seconds"] = run_s;
+    std::ofstream f(vm["json"].as<std::string>());
+    TANDEM_CHECK(f.good(), "tandem dense: cannot write '" << vm["json"].as<std::string>() << "'");
+    f << j.dump(2) << "\n";
+  }
+  return pass ? 0 : 1;
+}
+
+const Register reg("dense",
+                   "compile an int8 dense layer for the accelerator, run it and check it against "
+                   "host_cpu",
+                   run_dense_cmd);
+
+}  // namespace
+}  // namespace tandem::cli
