@@ -215,20 +215,3 @@ TEST(AccelHandBuilt, SramOverflowNamesBuffer) {
 
 }  // namespace
 }  // namespace tandem
-#include <iostream>
-#include "compiler/ir/printer.h"
-#include "isa/asm.h"
-namespace tandem {
-namespace {
-TEST(AccelHandBuilt, DISABLED_Dump) {
-  const HwConfig cfg = HwConfig::load_preset("tandem-8x8");
-  GemmCase g;
-  g.mb = 2, g.nb = 4, g.kb = 4, g.tm = 1, g.tn = 1, g.tk = 2, g.shift = 6, g.vthreads = 2;
-  accel::AccelOptions o;
-  o.dump_stream = &std::cout;
-  std::cout << ir::to_string(gemm_ir(cfg, g).body) << "\n";
-  auto p = accel::build_accel(gemm_ir(cfg, g), cfg, o);
-  std::cout << isa::disassemble(cfg, p.program);
-}
-}  // namespace
-}  // namespace tandem
