@@ -103,6 +103,9 @@ std::int64_t Buffer::num_elements() const {
   for (const Expr& e : node_->shape) {
     const std::int64_t* c = as_const_int(e);
     TANDEM_CHECK(c != nullptr, "buffer " << node_->name << " has a non-constant dimension");
+    TANDEM_CHECK(*c >= 0 && (*c == 0 || n <= (std::int64_t{1} << 62) / *c),
+                 "buffer " << node_->name << ": dimension " << *c << " is negative or the "
+                           << "element count overflows");
     n *= *c;
   }
   return n;

@@ -15,12 +15,16 @@ namespace {
 
 void check_shape(const std::vector<Expr>& shape, const std::string& name) {
   TANDEM_CHECK(!shape.empty(), "tensor " << name << " needs at least one dimension");
+  std::int64_t total = 1;
   for (size_t d = 0; d < shape.size(); ++d) {
     const std::int64_t* c = ir::as_const_int(shape[d]);
     TANDEM_CHECK(c != nullptr, "tensor " << name << ": dimension " << d
                                          << " must be a constant, got " << ir::to_string(shape[d]));
     TANDEM_CHECK(*c > 0,
                  "tensor " << name << ": dimension " << d << " is " << *c << ", must be positive");
+    total *= *c;
+    TANDEM_CHECK(total <= ir::dtype_max(DType::kInt32),
+                 "tensor " << name << " has more than 2^31-1 elements (int32 indices)");
   }
 }
 

@@ -256,3 +256,23 @@ TEST(ScheduleErrors, ComputeAtChecksAtLowering) {
 
 }  // namespace
 }  // namespace tandem
+
+namespace tandem {
+namespace {
+
+TEST(Schedule, TwoOutputsSharingAnIntermediate) {
+  Tensor A = te::placeholder({4}, DType::kInt32, "A");
+  Tensor B = te::compute({4}, [&](Var i) { return A(i) * 3; }, "B", {"b"});
+  Tensor C = te::compute({4}, [&](Var i) { return B(i) + 1; }, "C", {"c"});
+  Tensor D = te::compute({2}, [&](Var i) { return B(i * 2) - 1; }, "D", {"d"});
+  te::Schedule s = te::create_schedule({C, D});
+  EXPECT_EQ(ir::to_string(compiler::lower(s, {A, C, D}, "f").body),
+            "allocate B: int32[4] in global {\n"
+            "  for (b, 0, 4) {\n    B[b] = A[b]*3\n  }\n"
+            "  for (c, 0, 4) {\n    C[c] = B[c] + 1\n  }\n"
+            "  for (d, 0, 2) {\n    D[d] = B[d*2] - 1\n  }\n"
+            "}\n");
+}
+
+}  // namespace
+}  // namespace tandem

@@ -64,6 +64,10 @@ TEST(Te, Errors) {
   Var n("n");
   EXPECT_EQ(error_of([&] { te::placeholder({n}, DType::kInt8, "Z"); }),
             "tensor Z: dimension 0 must be a constant, got n");
+  EXPECT_EQ(error_of([&] {
+              te::placeholder({65536, 65536}, DType::kInt8, "Z");
+            }),
+            "tensor Z has more than 2^31-1 elements (int32 indices)");
   EXPECT_EQ(error_of([&] { A(1, 2); }), "tensor A has 1 dimensions, accessed with 2 indices");
   EXPECT_EQ(error_of([&] {
               te::compute(
