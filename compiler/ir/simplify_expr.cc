@@ -129,8 +129,13 @@ Expr Simplifier::div_mod(bool is_div, const Expr& a, std::int64_t c) {
     if (ba.min && ba.max && floor_div(*ba.min, c) == floor_div(*ba.max, c)) {
       return make_const(d, floor_div(*ba.min, c));
     }
-    if (q.is_const() && q.constant == 0) return FloorDivNode::make(re, make_const(d, c));
-    return AddNode::make(from_linear(q), FloorDivNode::make(re, make_const(d, c)));
+    Expr tail = FloorDivNode::make(re, make_const(d, c));
+    if (const FloorDivNode* in = re.as<FloorDivNode>()) {  // (x/c1)/c -> x/(c1*c)
+      const std::int64_t* c1 = cint(in->b);
+      if (c1 && *c1 > 0 && *c1 * c <= dtype_max(d)) tail = div_mod(true, in->a, *c1 * c);
+    }
+    if (q.is_const() && q.constant == 0) return tail;
+    return from_linear(add(q, to_linear(tail)));
   }
   if (known) {
     r.constant = wrap_to(d, r.constant - k * c);

@@ -194,3 +194,10 @@ TEST(Simplify, RecombinesDivMod) {
   EXPECT_EQ(to_string(simplify(x / 4 * 4 + y % 4)), "x/4*4 + y%4");
 }
 }  // namespace tandem::ir
+namespace tandem::ir {
+TEST(Simplify, NestedDivisionAfterSplit) {
+  Var x("x"), y("y");
+  EXPECT_EQ(to_string(simplify((x * 3 + (y / 8)) / 3)), "x + y/24");
+  EXPECT_EQ(to_string(simplify((x * 3 + (y / 8)) / 3 - y / 24)), "x");
+}
+}  // namespace tandem::ir
