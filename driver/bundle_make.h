@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ops/conv2d.h"
 #include "driver/bundle.h"
 #include "driver/gemm_program.h"
 #include "isa/hw_config.h"
@@ -57,5 +58,16 @@ Bundle make_bundle(const HwConfig& cfg, const VectorSource& src,
 // driver::reference_gemm before it becomes the expected image.
 Bundle make_gemm_bundle(const HwConfig& cfg, const GemmSpec& spec, std::uint64_t seed,
                         const std::string& command_line, const MakeBundleOptions& opts = {});
+
+// A conv2d bundle compiled by the compiler (ops::compile_conv2d with
+// `sch`, or ops::default_conv2d_schedule for `vthreads` when `sch` is null):
+// data NCHW (role input) and kernel OIHW (role weight) are uniform random
+// int8, the bias (role bias, int32, with epi.bias) uniform in [-4096, 4096],
+// all from `seed`; res (role output) is checked against host_cpu::conv2d_nchw
+// + shift_requantize + narrow before it becomes the expected image.
+Bundle make_conv2d_bundle(const HwConfig& cfg, const ops::Conv2dShape& shape,
+                          const ops::Epilogue& epi, const ops::Conv2dSchedule* sch, int vthreads,
+                          std::uint64_t seed, const std::string& command_line,
+                          const MakeBundleOptions& opts = {});
 
 }  // namespace tandem::driver

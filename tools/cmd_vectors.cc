@@ -4,10 +4,12 @@
 //
 //   tandem vectors gemm --m M --n N --k K [--vthreads 2] [--shift S]
 //       [--config NAME|FILE] [--seed S] --out DIR
-//   tandem vectors conv2d|dense ...   (need the compiler's operator API)
+//   tandem vectors conv2d --ci C --h H --w W --co O [--batch N] [--kh K --kw K]
+//       [--stride S] [--pad P] [--bias] [--shift S] [--relu] [--vthreads 2] --out DIR
+//   tandem vectors dense ...   (needs the compiler's dense operator)
 //
-// The workload's inputs are seeded random int8; its output is checked against
-// the host reference before the bundle is written.
+// The workload's inputs are seeded random int8 (bias int32); its output is
+// checked against the host reference before the bundle is written.
 #include <boost/program_options.hpp>
 #include <iostream>
 
@@ -53,18 +55,32 @@ int run_vectors(int argc, char** argv) {
   po::options_description opts(
       "tandem vectors <gemm|conv2d|dense> [shape options] --out DIR [options]\n"
       "Writes a test-vector bundle (docs/test-vectors.md)");
-  opts.add_options()("help,h", "show this help")("out,o", po::value<std::string>(),
-                                                 "bundle directory to write (required)")(
-      "config", po::value<std::string>()->default_value("tandem-8x8"),
-      "config preset name or JSON file")("seed", po::value<std::uint64_t>()->default_value(1),
-                                         "random seed of the inputs")("m", po::value<int>(),
-                                                                      "gemm: rows of A and C")(
-      "n", po::value<int>(), "gemm: rows of B, columns of C")("k", po::value<int>(),
-                                                              "gemm: reduction length")(
-      "vthreads", po::value<int>()->default_value(1), "gemm: virtual threads (1 or 2)")(
-      "shift", po::value<int>(), "gemm: requantize C = clip(acc >> shift, -128, 127)")(
-      "no-cycles", "do not replay on csim for the expected cycle count")(
-      "workload", po::value<std::string>(), "gemm, conv2d or dense");
+  auto add = opts.add_options();
+  add("help,h", "show this help");
+  add("out,o", po::value<std::string>(), "bundle directory to write (required)");
+  add("config", po::value<std::string>()->default_value("tandem-8x8"),
+      "config preset name or JSON file");
+  add("seed", po::value<std::uint64_t>()->default_value(1), "random seed of the inputs");
+  add("no-cycles", "do not replay on csim for the expected cycle count");
+  add("vthreads", po::value<int>()->default_value(1), "virtual threads (1 or 2)");
+  add("shift", po::value<int>(),
+      "gemm: requantize C = clip(acc >> shift, -128, 127); conv2d: requantization shift "
+      "(default 0)");
+  add("m", po::value<int>(), "gemm: rows of A and C");
+  add("n", po::value<int>(), "gemm: rows of B, columns of C");
+  add("k", po::value<int>(), "gemm: reduction length");
+  add("batch", po::value<int>()->default_value(1), "conv2d: batch N");
+  add("ci", po::value<int>(), "conv2d: input channels");
+  add("h", po::value<int>(), "conv2d: input height");
+  add("w", po::value<int>(), "conv2d: input width");
+  add("co", po::value<int>(), "conv2d: output channels");
+  add("kh", po::value<int>()->default_value(3), "conv2d: kernel height");
+  add("kw", po::value<int>()->default_value(3), "conv2d: kernel width");
+  add("stride", po::value<int>()->default_value(1), "conv2d: stride (both axes)");
+  add("pad", po::value<int>()->default_value(1), "conv2d: zero padding (both axes)");
+  add("bias", "conv2d: add a per-output-channel int32 bias");
+  add("relu", "conv2d: clip at 0 instead of -128");
+  add("workload", po::value<std::string>(), "gemm, conv2d or dense");
   po::positional_options_description pos;
   pos.add("workload", 1);
   po::variables_map vm;
@@ -99,11 +115,30 @@ int run_vectors(int argc, char** argv) {
       spec.shift = vm["shift"].as<int>();
     }
     b = driver::make_gemm_bundle(cfg, spec, seed, joined(argc, argv), mo);
-  } else if (workload == "conv2d" || workload == "dense") {
-    throw Error(Msg() << "tandem vectors " << workload << ": not available in this build: "
-                      << workload << " programs come from the compiler's operator API "
-                      << "(compiler/ops, compiler/accel), which this build does not provide yet; "
-                      << "use 'tandem vectors gemm'");
+  } else if (workload == "conv2d") {
+    TANDEM_CHECK(vm.count("ci") && vm.count("h") && vm.count("w") && vm.count("co"),
+                 "tandem vectors conv2d: --ci, --h, --w and --co are required");
+    TANDEM_CHECK(vm.count("out"), "tandem vectors: missing --out DIR");
+    ops::Conv2dShape s;
+    s.n = vm["batch"].as<int>();
+    s.ci = vm["ci"].as<int>();
+    s.h = vm["h"].as<int>();
+    s.w = vm["w"].as<int>();
+    s.co = vm["co"].as<int>();
+    s.kh = vm["kh"].as<int>();
+    s.kw = vm["kw"].as<int>();
+    s.stride_h = s.stride_w = vm["stride"].as<int>();
+    s.pad_h = s.pad_w = vm["pad"].as<int>();
+    ops::Epilogue e;
+    e.bias = vm.count("bias") != 0;
+    e.relu = vm.count("relu") != 0;
+    e.shift = vm.count("shift") ? vm["shift"].as<int>() : 0;
+    b = driver::make_conv2d_bundle(cfg, s, e, nullptr, vm["vthreads"].as<int>(), seed,
+                                   joined(argc, argv), mo);
+  } else if (workload == "dense") {
+    throw Error(Msg() << "tandem vectors dense: not available in this build: dense programs "
+                      << "come from the compiler's dense operator (compiler/ops/dense.h), which "
+                      << "this build does not provide yet; use gemm or conv2d");
   } else {
     throw Error(Msg() << "tandem vectors: unknown workload '" << workload
                       << "' (valid: gemm, conv2d, dense)");

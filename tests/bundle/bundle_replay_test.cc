@@ -115,6 +115,35 @@ TEST(BundleReplay, DeviceOfAnotherConfigIsRejected) {
   expect_error([&] { replay_bundle(b, *dev); }, {"device config 'vta-16x16'", "'tandem-8x8'"});
 }
 
+TEST(BundleReplay, Conv2dBundleWithBiasPassesOnEveryBuiltTarget) {
+  const HwConfig cfg = HwConfig::default_config();
+  ops::Conv2dShape s;
+  s.ci = 16, s.h = s.w = 7, s.co = 16, s.kh = s.kw = 3, s.pad_h = s.pad_w = 1;
+  ops::Epilogue e;
+  e.bias = true, e.relu = true, e.shift = 7;
+  const std::string dir = scratch_dir("conv2d_targets");
+  write_bundle(make_conv2d_bundle(cfg, s, e, nullptr, 2, 4, "test"), dir);
+  const Bundle b = read_bundle(dir);
+  EXPECT_EQ(b.workload, "conv2d");
+  const auto bias = std::find_if(b.loads.begin(), b.loads.end(),
+                                 [](const BundleRegion& r) { return r.name == "bias"; });
+  ASSERT_NE(bias, b.loads.end());
+  EXPECT_EQ(bias->role, RegionRole::kBias);
+  EXPECT_EQ(bias->elem_bytes, 4u);
+  ASSERT_EQ(b.expected.size(), 1u);
+  EXPECT_EQ(b.expected[0].name, "res");
+  EXPECT_GE(b.expected[0].data.size(), 16u * 7 * 7);
+  for (const std::string& target : available_targets()) {
+    SCOPED_TRACE(target);
+    auto dev = make_device(target, b.cfg);
+    const ReplayResult r = replay_bundle(b, *dev);
+    EXPECT_TRUE(r.pass) << r.message;
+    if (target == "csim" && b.expected_cycles) {
+      EXPECT_EQ(r.cycles, b.expected_cycles);
+    }
+  }
+}
+
 TEST(BundleReplay, DeviceErrorsPropagate) {
   const std::string dir = scratch_dir("deadlock");
   write_bundle(test::deadlocking_bundle(), dir);

@@ -90,6 +90,23 @@ TEST(BundleTestbench, GemmBundlePasses) {
   }
 }
 
+TEST(BundleTestbench, Conv2dBundlePasses) {
+  REQUIRE_TB();
+  ops::Conv2dShape s;
+  s.ci = 8, s.h = s.w = 9, s.co = 16, s.kh = s.kw = 3, s.stride_h = s.stride_w = 2;
+  ops::Epilogue e;
+  e.bias = true, e.shift = 6;
+  MakeBundleOptions o;
+  o.csim_cycles = target_available("csim");
+  const Bundle b = make_conv2d_bundle(HwConfig::default_config(), s, e, nullptr, 1, 8, "test", o);
+  const std::string dir = scratch_dir("tb_conv2d");
+  write_bundle(b, dir);
+  const TbRun r = run_tb(dir, "+check_cycles");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\nPASS\n"), std::string::npos) << r.out;
+  EXPECT_GT(tb_cycles(r.out), 0u) << r.out;
+}
+
 TEST(BundleTestbench, WrongExpectedOutputFails) {
   REQUIRE_TB();
   Bundle b = gemm_bundle(8, 16, 16, 1, false);

@@ -2,7 +2,8 @@
 #   tandem vectors gemm ... --out DIR;  tandem replay DIR --target T for every
 #   built target (fsim always; csim/rtl when `tandem replay` accepts them);
 #   the SV testbench TB +bundle=DIR when TB is set; then a corrupted copy
-#   must be rejected by tandem replay with the file named.
+#   must be rejected by tandem replay with the file named; a conv2d bundle
+#   from the compiler replays on fsim; bad workloads fail with a message.
 # Variables: TANDEM (the tandem binary), DIR (scratch directory), TB (optional).
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -52,4 +53,29 @@ run(${TANDEM} replay ${DIR}/bad --target fsim)
 message("${out}")
 if(rc EQUAL 0 OR NOT out MATCHES "expected_C.bin: SHA-256")
   message(FATAL_ERROR "a corrupted bundle was not rejected")
+endif()
+
+# conv2d from the compiler, replayed on fsim.
+run(${TANDEM} vectors conv2d --ci 8 --h 6 --w 6 --co 16 --bias --relu --shift 6 --no-cycles
+    --out ${DIR}/c)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tandem vectors conv2d failed (${rc})")
+endif()
+run(${TANDEM} replay ${DIR}/c --target fsim)
+message("${out}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "replay: PASS")
+  message(FATAL_ERROR "tandem replay of the conv2d bundle failed (${rc})")
+endif()
+
+# Errors: an impossible conv2d shape and an unknown workload fail with a message.
+run(${TANDEM} vectors conv2d --ci 8 --h 2 --w 2 --co 8 --kh 5 --kw 5 --pad 0 --out ${DIR}/x)
+message("${out}")
+if(rc EQUAL 0 OR NOT out MATCHES "error:")
+  message(FATAL_ERROR "an impossible conv2d shape was accepted")
+endif()
+run(${TANDEM} vectors matmul --out ${DIR}/x)
+message("${out}")
+if(rc EQUAL 0 OR NOT out MATCHES "unknown workload 'matmul'")
+  message(FATAL_ERROR "an unknown workload was accepted")
 endif()

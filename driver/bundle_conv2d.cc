@@ -1,0 +1,87 @@
+// make_conv2d_bundle(): a compiler-built conv2d (ops::compile_conv2d) with
+// seeded random inputs, checked against the host_cpu reference (see
+// driver/bundle_make.h).
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "driver/bundle_make.h"
+#include "driver/packing.h"
+#include "host_cpu/reference.h"
+#include "isa/error.h"
+
+namespace tandem::driver {
+namespace {
+
+template <typename T>
+std::vector<std::uint8_t> as_bytes(const std::vector<T>& v) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+  return {p, p + v.size() * sizeof(T)};
+}
+
+}  // namespace
+
+Bundle make_conv2d_bundle(const HwConfig& cfg, const ops::Conv2dShape& s, const ops::Epilogue& epi,
+                          const ops::Conv2dSchedule* sch, int vthreads, std::uint64_t seed,
+                          const std::string& command_line, const MakeBundleOptions& opts) {
+  s.validate();
+  epi.validate();
+  const ops::Conv2dSchedule schedule =
+      sch ? *sch : ops::default_conv2d_schedule(cfg, s, epi, vthreads);
+  const ops::CompiledOp op = ops::compile_conv2d(cfg, s, epi, schedule);
+
+  std::mt19937_64 rng(seed);
+  const Shape4 in{s.n, s.ci, s.h, s.w}, wt{s.co, s.ci, s.kh, s.kw}, out{s.n, s.co, s.oh(), s.ow()};
+  std::uniform_int_distribution<int> d8(-128, 127), d32(-4096, 4096);
+  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
+  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
+  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
+  std::vector<std::int32_t> bias;
+  if (epi.bias) {
+    bias.resize(static_cast<std::size_t>(s.co));
+    for (auto& x : bias) x = d32(rng);
+  }
+  host_cpu::Conv2dShape hs;
+  hs.n = s.n, hs.c = s.ci, hs.h = s.h, hs.w = s.w, hs.o = s.co, hs.kh = s.kh, hs.kw = s.kw;
+  hs.stride_h = s.stride_h, hs.stride_w = s.stride_w, hs.pad_h = s.pad_h, hs.pad_w = s.pad_w;
+  const auto want = host_cpu::narrow(host_cpu::shift_requantize(
+      host_cpu::conv2d_nchw(data, weight, bias, hs), epi.shift, epi.relu ? 0 : -128, 127));
+
+  VectorSource src;
+  src.workload = "conv2d";
+  nlohmann::ordered_json p;
+  p["n"] = s.n, p["ci"] = s.ci, p["h"] = s.h, p["w"] = s.w;
+  p["co"] = s.co, p["kh"] = s.kh, p["kw"] = s.kw;
+  p["stride_h"] = s.stride_h, p["stride_w"] = s.stride_w, p["pad_h"] = s.pad_h,
+  p["pad_w"] = s.pad_w;
+  p["bias"] = epi.bias, p["shift"] = epi.shift, p["relu"] = epi.relu;
+  p["schedule"] = schedule.to_string();
+  p["layout"] = {{"data", "NCHW{B}n{BI}c int8 [ceil(N/B)][ceil(CI/BI)][H][W][B][BI]"},
+                 {"kernel", "OIHW{BO}o{BI}i int8 [ceil(CO/BO)][ceil(CI/BI)][KH][KW][BO][BI]"},
+                 {"bias", "int32 [ceil(CO/BO)][B][BO]"},
+                 {"res", "NCHW{B}n{BO}c int8 [ceil(N/B)][ceil(CO/BO)][OH][OW][B][BO]"}};
+  src.params_json = p.dump();
+  src.seed = seed;
+  src.command_line = command_line;
+  src.program = op.program;
+  src.buffers["data"] = {RegionRole::kInput, 1, as_bytes(pack_activation(cfg, data, in))};
+  src.buffers["kernel"] = {RegionRole::kWeight, 1, as_bytes(pack_weight(cfg, weight, wt))};
+  if (epi.bias) src.buffers["bias"] = {RegionRole::kBias, 4, as_bytes(pack_bias(cfg, bias))};
+  src.buffers["res"] = {RegionRole::kOutput, 1, {}};
+  src.verify = [&](const std::map<std::string, std::vector<std::uint8_t>>& outs) {
+    const auto& r = outs.at("res");
+    const std::size_t packed = packed_out_size(cfg, out);
+    TANDEM_CHECK(r.size() >= packed, "vectors: conv2d output buffer 'res' holds "
+                                         << r.size() << " bytes, the result needs " << packed);
+    const auto got = unpack_output(
+        cfg, std::span<const std::int8_t>(reinterpret_cast<const std::int8_t*>(r.data()), packed),
+        out);
+    for (std::size_t i = 0; i < want.size(); ++i)
+      TANDEM_CHECK(got[i] == want[i], "vectors: fsim conv2d result (NCHW index "
+                                          << i << ") = " << int{got[i]}
+                                          << " differs from the host reference " << int{want[i]}
+                                          << "; refusing to write the bundle");
+  };
+  return make_bundle(cfg, src, opts);
+}
+
+}  // namespace tandem::driver
