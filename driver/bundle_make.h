@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "compiler/ops/conv2d.h"
+#include "compiler/ops/dense.h"
 #include "driver/bundle.h"
 #include "driver/gemm_program.h"
 #include "isa/hw_config.h"
@@ -69,5 +70,15 @@ Bundle make_conv2d_bundle(const HwConfig& cfg, const ops::Conv2dShape& shape,
                           const ops::Epilogue& epi, const ops::Conv2dSchedule* sch, int vthreads,
                           std::uint64_t seed, const std::string& command_line,
                           const MakeBundleOptions& opts = {});
+
+// A dense (fully connected) bundle compiled by ops::compile_dense (`sch`, or
+// ops::default_dense_schedule for `vthreads` when null): data N x CI (role
+// input), weight CO x CI (role weight), bias (role bias, int32, with
+// epi.bias), seeded like conv2d; res (role output) is checked against
+// host_cpu::gemm_s8 + bias + shift_requantize + narrow.
+Bundle make_dense_bundle(const HwConfig& cfg, const ops::DenseShape& shape,
+                         const ops::Epilogue& epi, const ops::DenseSchedule* sch, int vthreads,
+                         std::uint64_t seed, const std::string& command_line,
+                         const MakeBundleOptions& opts = {});
 
 }  // namespace tandem::driver

@@ -6,7 +6,8 @@
 //       [--config NAME|FILE] [--seed S] --out DIR
 //   tandem vectors conv2d --ci C --h H --w W --co O [--batch N] [--kh K --kw K]
 //       [--stride S] [--pad P] [--bias] [--shift S] [--relu] [--vthreads 2] --out DIR
-//   tandem vectors dense ...   (needs the compiler's dense operator)
+//   tandem vectors dense --ci C --co O [--batch N] [--bias] [--shift S] [--relu]
+//       [--vthreads 2] --out DIR
 //
 // The workload's inputs are seeded random int8 (bias int32); its output is
 // checked against the host reference before the bundle is written.
@@ -51,6 +52,15 @@ void print_summary(const driver::Bundle& b, const std::string& dir) {
     std::cout << "  expected cycles: none (" << b.cycles_note << ")\n";
 }
 
+// The fused epilogue of conv2d and dense from --bias, --shift, --relu.
+ops::Epilogue epilogue(const po::variables_map& vm) {
+  ops::Epilogue e;
+  e.bias = vm.count("bias") != 0;
+  e.relu = vm.count("relu") != 0;
+  e.shift = vm.count("shift") ? vm["shift"].as<int>() : 0;
+  return e;
+}
+
 int run_vectors(int argc, char** argv) {
   po::options_description opts(
       "tandem vectors <gemm|conv2d|dense> [shape options] --out DIR [options]\n"
@@ -64,22 +74,22 @@ int run_vectors(int argc, char** argv) {
   add("no-cycles", "do not replay on csim for the expected cycle count");
   add("vthreads", po::value<int>()->default_value(1), "virtual threads (1 or 2)");
   add("shift", po::value<int>(),
-      "gemm: requantize C = clip(acc >> shift, -128, 127); conv2d: requantization shift "
+      "gemm: requantize C = clip(acc >> shift, -128, 127); conv2d, dense: requantization shift "
       "(default 0)");
   add("m", po::value<int>(), "gemm: rows of A and C");
   add("n", po::value<int>(), "gemm: rows of B, columns of C");
   add("k", po::value<int>(), "gemm: reduction length");
-  add("batch", po::value<int>()->default_value(1), "conv2d: batch N");
-  add("ci", po::value<int>(), "conv2d: input channels");
+  add("batch", po::value<int>()->default_value(1), "conv2d, dense: batch N");
+  add("ci", po::value<int>(), "conv2d, dense: input channels");
   add("h", po::value<int>(), "conv2d: input height");
   add("w", po::value<int>(), "conv2d: input width");
-  add("co", po::value<int>(), "conv2d: output channels");
+  add("co", po::value<int>(), "conv2d, dense: output channels");
   add("kh", po::value<int>()->default_value(3), "conv2d: kernel height");
   add("kw", po::value<int>()->default_value(3), "conv2d: kernel width");
   add("stride", po::value<int>()->default_value(1), "conv2d: stride (both axes)");
   add("pad", po::value<int>()->default_value(1), "conv2d: zero padding (both axes)");
-  add("bias", "conv2d: add a per-output-channel int32 bias");
-  add("relu", "conv2d: clip at 0 instead of -128");
+  add("bias", "conv2d, dense: add a per-output-channel int32 bias");
+  add("relu", "conv2d, dense: clip at 0 instead of -128");
   add("workload", po::value<std::string>(), "gemm, conv2d or dense");
   po::positional_options_description pos;
   pos.add("workload", 1);
@@ -129,16 +139,18 @@ int run_vectors(int argc, char** argv) {
     s.kw = vm["kw"].as<int>();
     s.stride_h = s.stride_w = vm["stride"].as<int>();
     s.pad_h = s.pad_w = vm["pad"].as<int>();
-    ops::Epilogue e;
-    e.bias = vm.count("bias") != 0;
-    e.relu = vm.count("relu") != 0;
-    e.shift = vm.count("shift") ? vm["shift"].as<int>() : 0;
-    b = driver::make_conv2d_bundle(cfg, s, e, nullptr, vm["vthreads"].as<int>(), seed,
+    b = driver::make_conv2d_bundle(cfg, s, epilogue(vm), nullptr, vm["vthreads"].as<int>(), seed,
                                    joined(argc, argv), mo);
   } else if (workload == "dense") {
-    throw Error(Msg() << "tandem vectors dense: not available in this build: dense programs "
-                      << "come from the compiler's dense operator (compiler/ops/dense.h), which "
-                      << "this build does not provide yet; use gemm or conv2d");
+    TANDEM_CHECK(vm.count("ci") && vm.count("co"),
+                 "tandem vectors dense: --ci and --co are required");
+    TANDEM_CHECK(vm.count("out"), "tandem vectors: missing --out DIR");
+    ops::DenseShape s;
+    s.n = vm["batch"].as<int>();
+    s.ci = vm["ci"].as<int>();
+    s.co = vm["co"].as<int>();
+    b = driver::make_dense_bundle(cfg, s, epilogue(vm), nullptr, vm["vthreads"].as<int>(), seed,
+                                  joined(argc, argv), mo);
   } else {
     throw Error(Msg() << "tandem vectors: unknown workload '" << workload
                       << "' (valid: gemm, conv2d, dense)");

@@ -144,6 +144,28 @@ TEST(BundleReplay, Conv2dBundleWithBiasPassesOnEveryBuiltTarget) {
   }
 }
 
+TEST(BundleReplay, DenseBundlePassesOnEveryBuiltTarget) {
+  const HwConfig cfg = HwConfig::default_config();
+  ops::DenseShape s;
+  s.n = 3, s.ci = 72, s.co = 24;
+  ops::Epilogue e;
+  e.bias = true, e.shift = 6;
+  const std::string dir = scratch_dir("dense_targets");
+  write_bundle(make_dense_bundle(cfg, s, e, nullptr, 1, 6, "test"), dir);
+  const Bundle b = read_bundle(dir);
+  EXPECT_EQ(b.workload, "dense");
+  ASSERT_EQ(b.expected.size(), 1u);
+  EXPECT_EQ(b.expected[0].name, "res");
+  // res is [ceil(3/1)][ceil(24/8)] blocks of 1 x 8 int8.
+  EXPECT_EQ(b.expected[0].data.size(), 3u * 24u);
+  for (const std::string& target : available_targets()) {
+    SCOPED_TRACE(target);
+    auto dev = make_device(target, b.cfg);
+    const ReplayResult r = replay_bundle(b, *dev);
+    EXPECT_TRUE(r.pass) << r.message;
+  }
+}
+
 TEST(BundleReplay, DeviceErrorsPropagate) {
   const std::string dir = scratch_dir("deadlock");
   write_bundle(test::deadlocking_bundle(), dir);

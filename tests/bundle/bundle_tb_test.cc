@@ -107,6 +107,21 @@ TEST(BundleTestbench, Conv2dBundlePasses) {
   EXPECT_GT(tb_cycles(r.out), 0u) << r.out;
 }
 
+TEST(BundleTestbench, DenseBundlePasses) {
+  REQUIRE_TB();
+  ops::DenseShape s;
+  s.n = 2, s.ci = 96, s.co = 48;
+  ops::Epilogue e;
+  e.relu = true, e.shift = 5;
+  MakeBundleOptions o;
+  o.csim_cycles = target_available("csim");
+  const std::string dir = scratch_dir("tb_dense");
+  write_bundle(make_dense_bundle(HwConfig::default_config(), s, e, nullptr, 2, 3, "test", o), dir);
+  const TbRun r = run_tb(dir, "+check_cycles");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\nPASS\n"), std::string::npos) << r.out;
+}
+
 TEST(BundleTestbench, WrongExpectedOutputFails) {
   REQUIRE_TB();
   Bundle b = gemm_bundle(8, 16, 16, 1, false);

@@ -2,8 +2,8 @@
 #   tandem vectors gemm ... --out DIR;  tandem replay DIR --target T for every
 #   built target (fsim always; csim/rtl when `tandem replay` accepts them);
 #   the SV testbench TB +bundle=DIR when TB is set; then a corrupted copy
-#   must be rejected by tandem replay with the file named; a conv2d bundle
-#   from the compiler replays on fsim; bad workloads fail with a message.
+#   must be rejected by tandem replay with the file named; conv2d and dense
+#   bundles from the compiler replay on fsim; bad workloads fail with a message.
 # Variables: TANDEM (the tandem binary), DIR (scratch directory), TB (optional).
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -66,6 +66,18 @@ run(${TANDEM} replay ${DIR}/c --target fsim)
 message("${out}")
 if(NOT rc EQUAL 0 OR NOT out MATCHES "replay: PASS")
   message(FATAL_ERROR "tandem replay of the conv2d bundle failed (${rc})")
+endif()
+
+# dense from the compiler, replayed on fsim.
+run(${TANDEM} vectors dense --batch 2 --ci 40 --co 24 --bias --shift 5 --no-cycles --out ${DIR}/d)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tandem vectors dense failed (${rc})")
+endif()
+run(${TANDEM} replay ${DIR}/d --target fsim)
+message("${out}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "replay: PASS")
+  message(FATAL_ERROR "tandem replay of the dense bundle failed (${rc})")
 endif()
 
 # Errors: an impossible conv2d shape and an unknown workload fail with a message.

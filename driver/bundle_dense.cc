@@ -1,0 +1,85 @@
+// make_dense_bundle(): a compiler-built dense layer (ops::compile_dense) with
+// seeded random inputs, checked against the host_cpu reference (see
+// driver/bundle_make.h).
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "driver/bundle_make.h"
+#include "driver/packing.h"
+#include "host_cpu/reference.h"
+#include "isa/error.h"
+
+namespace tandem::driver {
+namespace {
+
+template <typename T>
+std::vector<std::uint8_t> as_bytes(const std::vector<T>& v) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+  return {p, p + v.size() * sizeof(T)};
+}
+
+}  // namespace
+
+Bundle make_dense_bundle(const HwConfig& cfg, const ops::DenseShape& s, const ops::Epilogue& epi,
+                         const ops::DenseSchedule* sch, int vthreads, std::uint64_t seed,
+                         const std::string& command_line, const MakeBundleOptions& opts) {
+  s.validate();
+  epi.validate();
+  const ops::DenseSchedule schedule =
+      sch ? *sch : ops::default_dense_schedule(cfg, s, epi, vthreads);
+  const ops::CompiledOp op = ops::compile_dense(cfg, s, epi, schedule);
+
+  std::mt19937_64 rng(seed);
+  const Shape4 in{s.n, s.ci, 1, 1}, wt{s.co, s.ci, 1, 1}, out{s.n, s.co, 1, 1};
+  std::uniform_int_distribution<int> d8(-128, 127), d32(-4096, 4096);
+  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
+  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
+  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
+  std::vector<std::int32_t> bias;
+  if (epi.bias) {
+    bias.resize(static_cast<std::size_t>(s.co));
+    for (auto& x : bias) x = d32(rng);
+  }
+  std::vector<std::int32_t> acc = host_cpu::gemm_s8(data, weight, s.n, s.co, s.ci);
+  if (epi.bias)
+    for (std::size_t i = 0; i < acc.size(); ++i)
+      acc[i] = host_cpu::wrap_add(acc[i], bias[i % static_cast<std::size_t>(s.co)]);
+  const auto want =
+      host_cpu::narrow(host_cpu::shift_requantize(acc, epi.shift, epi.relu ? 0 : -128, 127));
+
+  VectorSource src;
+  src.workload = "dense";
+  nlohmann::ordered_json p;
+  p["n"] = s.n, p["ci"] = s.ci, p["co"] = s.co;
+  p["bias"] = epi.bias, p["shift"] = epi.shift, p["relu"] = epi.relu;
+  p["schedule"] = schedule.to_string();
+  p["layout"] = {{"data", "int8 [ceil(N/B)][ceil(CI/BI)][B][BI]"},
+                 {"weight", "int8 [ceil(CO/BO)][ceil(CI/BI)][BO][BI]"},
+                 {"bias", "int32 [ceil(CO/BO)][B][BO]"},
+                 {"res", "int8 [ceil(N/B)][ceil(CO/BO)][B][BO]"}};
+  src.params_json = p.dump();
+  src.seed = seed;
+  src.command_line = command_line;
+  src.program = op.program;
+  src.buffers["data"] = {RegionRole::kInput, 1, as_bytes(pack_activation(cfg, data, in))};
+  src.buffers["weight"] = {RegionRole::kWeight, 1, as_bytes(pack_weight(cfg, weight, wt))};
+  if (epi.bias) src.buffers["bias"] = {RegionRole::kBias, 4, as_bytes(pack_bias(cfg, bias))};
+  src.buffers["res"] = {RegionRole::kOutput, 1, {}};
+  src.verify = [&](const std::map<std::string, std::vector<std::uint8_t>>& outs) {
+    const auto& r = outs.at("res");
+    const std::size_t packed = packed_out_size(cfg, out);
+    TANDEM_CHECK(r.size() >= packed, "vectors: dense output buffer 'res' holds "
+                                         << r.size() << " bytes, the result needs " << packed);
+    const auto got = unpack_output(
+        cfg, std::span<const std::int8_t>(reinterpret_cast<const std::int8_t*>(r.data()), packed),
+        out);
+    for (std::size_t i = 0; i < want.size(); ++i)
+      TANDEM_CHECK(got[i] == want[i], "vectors: fsim dense result res["
+                                          << i / s.co << "][" << i % s.co << "] = " << int{got[i]}
+                                          << " differs from the host reference " << int{want[i]}
+                                          << "; refusing to write the bundle");
+  };
+  return make_bundle(cfg, src, opts);
+}
+
+}  // namespace tandem::driver
