@@ -92,21 +92,21 @@ nlohmann::json bench_one(const Args& a, const std::string& preset) {
   std::vector<double> sorted = cps;
   std::sort(sorted.begin(), sorted.end());
   const double best = sorted.back(), median = sorted[sorted.size() / 2];
-  return {{"config", preset},
-          {"m", a.m},
-          {"n", a.n},
-          {"k", a.k},
-          {"vthreads", a.vthreads},
-          {"reps", a.reps},
-          {"cycles", stats.get("cycles.total")},
-          {"instructions", stats.get("insn.total")},
-          {"gemm_uops", stats.get("uop.gemm")},
-          {"cycles_per_second_best", best},
-          {"cycles_per_second_median", median},
-          {"engine_cycles_per_second_best",
-           *std::max_element(engine_cps.begin(), engine_cps.end())},
-          {"gemm_utilization", stats.values.at("gemm.utilization")},
-          {"mem_bus_utilization", stats.values.at("mem.bus_utilization")}};
+  return {
+      {"config", preset},
+      {"m", a.m},
+      {"n", a.n},
+      {"k", a.k},
+      {"vthreads", a.vthreads},
+      {"reps", a.reps},
+      {"cycles", stats.get("cycles.total")},
+      {"instructions", stats.get("insn.total")},
+      {"gemm_uops", stats.get("uop.gemm")},
+      {"cycles_per_second_best", best},
+      {"cycles_per_second_median", median},
+      {"engine_cycles_per_second_best", *std::max_element(engine_cps.begin(), engine_cps.end())},
+      {"gemm_utilization", stats.values.at("gemm.utilization")},
+      {"mem_bus_utilization", stats.values.at("mem.bus_utilization")}};
 }
 
 }  // namespace
