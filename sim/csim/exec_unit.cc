@@ -173,6 +173,10 @@ void ExecUnit::mem_done(const Completion& c) {
 
 // Last execute cycle (or a retry in the push state): push every token or none.
 void ExecUnit::try_push(Cycle now) {
+  // FINISH has completed once its execute cycle is over, whether or not its
+  // own pushes can be made (docs/microarch.md, Clarification 2).
+  if (state_ != State::kPushBlocked && cur_.insn.opcode == isa::Opcode::kFinish)
+    m_.report_finish(now);
   const unsigned pushes = push_mask(cur_.insn, which_);
   for (int t = 0; t < kQueues; ++t) {
     if ((pushes >> t & 1u) && m_.tokens[t].count_at(now) >= m_.cfg->token_queue_depth) {
@@ -207,7 +211,6 @@ void ExecUnit::try_push(Cycle now) {
   }
   act_.set(Act::kIdle, now + 1);  // provisional: try_issue() decides in now+1
   wake_at(now + 1, State::kIssue);
-  if (insn.opcode == isa::Opcode::kFinish) m_.report_finish(now);
   if (which_ != isa::Module::kCompute && issued_ == m_.module_total[static_cast<int>(which_)])
     m_.report_drained(which_, now + 1);
 }

@@ -112,6 +112,19 @@ TEST(CsimErrors, LeftoverTokensAreAnError) {
   EXPECT_EQ(run_raw(*dev, {gemm(3), finish()}).get("cycles.total"), 32u + 13);
 }
 
+// FINISH counts as completed in its execute cycle even when its own push is
+// blocked (Clarification 2): the run ends with leftover tokens, not a deadlock.
+TEST(CsimErrors, FinishWithABlockedPushEndsWithLeftoverTokens) {
+  auto dev = make_csim(timing_config(32, 8, 256, 64, 1));
+  isa::Instruction fin = finish();
+  fin.dep.push_prev = true;
+  expect_error(
+      [&] {
+        run_raw(*dev, {gemm(2, 1, 1, deps(0, 0, 1, 0)), fin});
+      },
+      {"tokens left", "compute->load holds 1"});
+}
+
 // Hundreds of runs in one process: several live devices of both presets,
 // interleaved, with failures in between; every repeat gives the same cycles.
 TEST(CsimErrors, HundredsOfRunsFromManyDevices) {
