@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -147,22 +148,43 @@ isa::Stats Model::collect(double wall_seconds) const {
   return s;
 }
 
-// Writes the trace even when the run fails: it shows how far it got.
+// Writes the trace of a successful run.
 void write_trace(const std::unique_ptr<TraceRecorder>& trace, const RunInputs& in) {
   if (trace) trace->write(in.trace_path, in.cfg->name);
 }
 
+// Writes the trace of a failed run (it shows how far the run got); a trace
+// file error must not hide the run's own error.
+void write_trace_on_failure(const std::unique_ptr<TraceRecorder>& trace, const RunInputs& in) {
+  try {
+    write_trace(trace, in);
+  } catch (const Error&) {
+  }
+}
+
+// Output files are checked before the run: SystemC aborts the process when
+// it cannot open a VCD file, and a long run should not end in a path error.
+void check_writable(const std::string& path, const char* what) {
+  std::ofstream f(path, std::ios::binary | std::ios::app);
+  TANDEM_CHECK(f.good(), "csim: " << what << " file '" << path << "' cannot be opened for writing");
+}
+
 isa::Stats Model::run(const RunInputs& in) {
+  if (!in.trace_path.empty()) check_writable(in.trace_path, "trace");
+  std::string vcd_stem = in.vcd_path;
+  const bool has_suffix =
+      vcd_stem.size() > 4 && vcd_stem.compare(vcd_stem.size() - 4, 4, ".vcd") == 0;
+  if (has_suffix) vcd_stem.resize(vcd_stem.size() - 4);
+  if (!in.vcd_path.empty()) {
+    check_writable(in.vcd_path, "VCD");
+    check_writable(vcd_stem + ".vcd", "VCD");
+  }
   std::unique_ptr<TraceRecorder> trace;
   if (!in.trace_path.empty()) trace = std::make_unique<TraceRecorder>(in.cfg->clock_mhz);
   cancel_all();
   reset(in, trace.get());
 
   sc_core::sc_trace_file* vcd = nullptr;
-  std::string vcd_stem = in.vcd_path;
-  const bool has_suffix =
-      vcd_stem.size() > 4 && vcd_stem.compare(vcd_stem.size() - 4, 4, ".vcd") == 0;
-  if (has_suffix) vcd_stem.resize(vcd_stem.size() - 4);
   if (m_.vcd) {
     vcd = sc_core::sc_create_vcd_trace_file(vcd_stem.c_str());
     vcd->set_time_unit(1, sc_core::SC_NS);
@@ -192,11 +214,11 @@ isa::Stats Model::run(const RunInputs& in) {
 
   TANDEM_CHECK(!kernel_error, "csim: SystemC kernel error: " << *kernel_error);
   if (m_.error) {
-    write_trace(trace, in);
+    write_trace_on_failure(trace, in);
     std::rethrow_exception(m_.error);
   }
   if (deadlocked) {
-    write_trace(trace, in);
+    write_trace_on_failure(trace, in);
     throw Error(deadlock_message(stop));
   }
   TANDEM_ASSERT(m_.complete, "csim run ended without completing");

@@ -165,3 +165,18 @@ TEST(CsimTrace, UnwritableTracePathIsAnError) {
 
 }  // namespace
 }  // namespace tandem::sim::csim_test
+
+namespace tandem::sim::csim_test {
+namespace {
+
+TEST(CsimTrace, UnwritableVcdPathIsAnErrorAndTheModelSurvives) {
+  isa::DeviceOptions o;
+  o.vcd_path = "/nonexistent-dir/wave.vcd";
+  auto dev = make_csim(preset("tandem-8x8"), o);
+  expect_error([&] { run_raw(*dev, {gemm(1), finish()}); }, {"VCD", "/nonexistent-dir/wave.vcd"});
+  auto ok = make_csim(preset("tandem-8x8"));
+  EXPECT_EQ(run_raw(*ok, {gemm(1), finish()}).get("cycles.total"), 32u + 11);
+}
+
+}  // namespace
+}  // namespace tandem::sim::csim_test
