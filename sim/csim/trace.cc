@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <memory>
 
 #include "isa/error.h"
 
