@@ -112,8 +112,10 @@ void HwConfig::finalize() {
           "must be in (0, 10000]");
   require(is_pow2(mem_bytes_per_cycle) && mem_bytes_per_cycle <= 128, n, "mem_bytes_per_cycle",
           std::to_string(mem_bytes_per_cycle), "must be a power of two in 1..128");
-  require(mem_latency_cycles <= 10000, n, "mem_latency_cycles",
-          std::to_string(mem_latency_cycles), "must be at most 10000");
+  require(mem_latency_cycles >= 1 && mem_latency_cycles <= 1000, n, "mem_latency_cycles",
+          std::to_string(mem_latency_cycles),
+          "must be in 1..1000 (docs/microarch.md clarification 4: a read never returns in its "
+          "grant cycle)");
   require(is_pow2(mem_burst_bytes) && mem_burst_bytes >= mem_bytes_per_cycle &&
               mem_burst_bytes >= 16 && mem_burst_bytes <= 4096,
           n, "mem_burst_bytes", std::to_string(mem_burst_bytes),

@@ -149,7 +149,8 @@ TEST(Config, QueueClockMemoryAndDramRules) {
   for (long v : {0L, 3L, 256L})
     rejects(with("mem_bytes_per_cycle", v),
             {"field mem_bytes_per_cycle = " + std::to_string(v), "power of two in 1..128"});
-  rejects(with("mem_latency_cycles", 10001), {"field mem_latency_cycles = 10001", "at most 10000"});
+  rejects(with("mem_latency_cycles", 1001), {"field mem_latency_cycles = 1001", "in 1..1000"});
+  rejects(with("mem_latency_cycles", 0), {"field mem_latency_cycles = 0", "in 1..1000"});
   for (long v : {8L, 24L, 8192L})
     rejects(with("mem_burst_bytes", v),
             {"field mem_burst_bytes = " + std::to_string(v), "power of two in 16..4096"});
