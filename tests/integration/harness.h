@@ -9,6 +9,7 @@
 #include <cctype>
 #include <memory>
 #include <random>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct TargetParam {
   std::string target;
   std::string config;
 };
+
+// Readable parameter in test listings ("csim on vta-16x16").
+inline void PrintTo(const TargetParam& p, std::ostream* os) { *os << p.target << " on " << p.config; }
 
 inline std::vector<TargetParam> all_targets() {
   std::vector<TargetParam> p;
