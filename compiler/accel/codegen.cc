@@ -25,7 +25,7 @@ using ir::Stmt;
 
 // Upper bound on planned instructions: a bigger program is a schedule mistake
 // (tiles far too small) and would only exhaust memory.
-constexpr std::size_t kMaxInstructions = 1u << 23;
+constexpr std::size_t kMaxInstructions = 1u << 20;
 
 // One planned instruction.
 struct Op {
@@ -150,11 +150,9 @@ class Generator {
 
   void add(Op op, const std::vector<SramRange>& acc) {
     const std::size_t idx = ops.size();
-    TANDEM_CHECK(idx < kMaxInstructions,
-                 "accelerator codegen: the program would exceed " << kMaxInstructions
-                                                                  << " instructions (stage '"
-                                                                  << where_
-                                                                  << "'); use larger tiles");
+    TANDEM_CHECK(idx < kMaxInstructions, "accelerator codegen: the program would exceed "
+                                             << kMaxInstructions << " instructions (stage '"
+                                             << where_ << "'); use larger tiles");
     deps.add(idx, op.module, acc, &plans);
     ops.push_back(std::move(op));
   }

@@ -36,9 +36,9 @@ void Conv2dShape::validate() const {
                "conv2d: shape " << to_string() << " is too large");
   TANDEM_CHECK(kh <= 64 && kw <= 64, "conv2d: kernel " << kh << "x" << kw << " exceeds 64x64");
   const double work = static_cast<double>(n) * co * oh() * ow() * ci * kh * kw;
-  TANDEM_CHECK(work <= 17179869184.0,
-               "conv2d: " << to_string() << " has " << work << " MACs, more than the 2^34 "
-                          << "this flow accepts in one operator");
+  TANDEM_CHECK(work <= 17179869184.0, "conv2d: " << to_string() << " has " << work
+                                                 << " MACs, more than the 2^34 "
+                                                 << "this flow accepts in one operator");
 }
 
 std::string Conv2dShape::to_string() const {

@@ -56,6 +56,10 @@ void DenseShape::validate() const {
                "dense: sizes n=" << n << " ci=" << ci << " co=" << co << " must be >= 1");
   TANDEM_CHECK(n <= 65536 && ci <= 1 << 20 && co <= 1 << 20,
                "dense: shape " << to_string() << " is too large");
+  const double work = static_cast<double>(n) * ci * co;
+  TANDEM_CHECK(work <= 17179869184.0, "dense: " << to_string() << " has " << work
+                                                << " MACs, more than the 2^34 this flow "
+                                                   "accepts in one operator");
 }
 
 std::string DenseShape::to_string() const {
