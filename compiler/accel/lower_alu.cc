@@ -11,6 +11,7 @@
 #include "compiler/accel/buffer_rewrite.h"
 #include "compiler/accel/calls.h"
 #include "compiler/accel/element_group.h"
+#include "compiler/accel/out_refresh.h"
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/op.h"
 #include "compiler/ir/printer.h"
@@ -513,6 +514,7 @@ Stmt lower_alu(const Stmt& body, const HwConfig& cfg) {
   Stmt s = body;
   while (std::optional<Stmt> r = alias_once(s)) s = *r;
   while (std::optional<Stmt> r = narrow_once(s, cfg)) s = *r;
+  s = refresh_dma_filled_acc(s);
   AluConverter conv(cfg);
   return conv.mutate(s);
 }

@@ -10,7 +10,8 @@
 //     emits nothing (every GEMM/ALU already writes out[a] = narrow(acc[a]));
 //     its readers read the acc buffer instead (inject_dma stores it from the
 //     out SRAM). If the acc buffer is also filled by a DMA (whose writes do
-//     not reach out), the stage becomes an ALU add of 0 that refreshes out.
+//     not reach out), the stage becomes an ALU add of 0 that refreshes out;
+//     likewise before a store straight from such a buffer (out_refresh.h).
 //  3. Every "alu" pragma nest becomes element-level loops around ALU calls:
 //     alu_<op>_imm(d, s, imm) / alu_<op>(d, s, t) for + - min max * >> <<
 //     with a constant or a second acc operand; a copy becomes alu_reset +

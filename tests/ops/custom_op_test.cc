@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 
 #include "compiler/ops/compiled_op.h"
 #include "compiler/schedule/schedule.h"
@@ -183,6 +184,40 @@ TEST(CustomOperator, TilesBeyondTheSramsAreAnError) {
     EXPECT_NE(m.find("acc SRAM overflow"), std::string::npos) << m;
     EXPECT_NE(m.find("'C'"), std::string::npos) << m;
     EXPECT_NE(m.find("shrink the tile factors"), std::string::npos) << m;
+  }
+}
+
+// res = int8(A) for an int32 tensor: a DMA fills acc and a DMA stores the
+// out mirror, with no arithmetic in between (the back end must refresh out).
+TEST(CustomOperator, NarrowingCopyOfAnInt32Tensor) {
+  for (const char* preset : {"tandem-8x8", "vta-16x16"}) {
+    const HwConfig cfg = HwConfig::load_preset(preset);
+    const int B = cfg.batch, BO = cfg.block_out;
+    Tensor A = te::placeholder({4, 6, 5, B, BO}, DType::kInt32, "A");
+    Tensor res = te::compute(
+        {4, 6, 5, B, BO},
+        [&](Var i, Var j, Var k, Var b, Var o) { return te::cast(DType::kInt8, A(i, j, k, b, o)); },
+        "res");
+    te::Schedule s = te::create_schedule({res});
+    Tensor ca = s.cache_read(A, "acc", {res});
+    te::Stage sr = s[res];
+    auto [jo, ji] = sr.split(sr.axis(1), 3);
+    s[ca].compute_at(sr, jo);
+    s[ca].pragma(s[ca].axis(0), "dma_copy");
+    sr.pragma(ji, "dma_copy");
+    const ops::CompiledOp op = ops::build_op("narrow", s, {A, res}, cfg, ops::CompileOptions{});
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<std::int32_t> d(std::numeric_limits<std::int32_t>::min(),
+                                                  std::numeric_limits<std::int32_t>::max());
+    std::vector<std::int32_t> a(static_cast<std::size_t>(4 * 6 * 5 * B * BO));
+    for (auto& x : a) x = d(rng);
+    driver::Runtime rt(cfg, "fsim");
+    opstest::put(rt, "A", a);
+    rt.allocate("res", a.size());
+    rt.run(op.program);
+    const auto got = rt.read_as<std::int8_t>("res");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(got[i], host_cpu::narrow_s8(a[i])) << preset << " element " << i;
   }
 }
 
