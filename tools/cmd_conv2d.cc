@@ -23,6 +23,7 @@
 #include "isa/asm.h"
 #include "isa/error.h"
 #include "tools/command.h"
+#include "tools/device_flags.h"
 
 namespace tandem::cli {
 namespace {
@@ -55,6 +56,7 @@ int run_conv2d_cmd(int argc, char** argv) {
                                          "random seed of the inputs")(
       "json", po::value<std::string>(), "write the results as JSON to this file")(
       "dump-ir", "print the IR after every compiler pass")("dump-asm", "print the program");
+  add_device_flags(opts);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
@@ -109,7 +111,7 @@ int run_conv2d_cmd(int argc, char** argv) {
     bias.resize(static_cast<std::size_t>(s.co));
     for (auto& x : bias) x = db(rng);
   }
-  driver::Runtime rt(cfg, target);
+  driver::Runtime rt(cfg, target, device_flags(vm));
   auto put = [&](const std::string& name, const auto& v) {
     rt.allocate(name, v.size() * sizeof(v[0]));
     rt.write(name, v.data(), v.size() * sizeof(v[0]));

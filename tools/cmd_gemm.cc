@@ -18,6 +18,7 @@
 #include "driver/runtime.h"
 #include "isa/error.h"
 #include "tools/command.h"
+#include "tools/device_flags.h"
 
 namespace tandem::cli {
 namespace {
@@ -37,9 +38,8 @@ int run_gemm_cmd(int argc, char** argv) {
       "seed", po::value<unsigned>()->default_value(1), "random seed of the inputs")(
       "shift", po::value<int>(),
       "requantize: C = clip(acc >> shift, -128, 127) (default: plain int8 narrowing)")(
-      "json", po::value<std::string>(), "write the results as JSON to this file")(
-      "trace", po::value<std::string>(), "write a Chrome/Perfetto trace JSON (csim)")(
-      "vcd", po::value<std::string>(), "write a VCD waveform (csim, rtl)");
+      "json", po::value<std::string>(), "write the results as JSON to this file");
+  add_device_flags(opts);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
@@ -77,10 +77,7 @@ int run_gemm_cmd(int argc, char** argv) {
   for (auto& x : a) x = static_cast<std::int8_t>(dist(rng));
   for (auto& x : b) x = static_cast<std::int8_t>(dist(rng));
 
-  isa::DeviceOptions dev_opts;
-  if (vm.count("trace")) dev_opts.trace_path = vm["trace"].as<std::string>();
-  if (vm.count("vcd")) dev_opts.vcd_path = vm["vcd"].as<std::string>();
-  driver::Runtime rt(cfg, target, dev_opts);
+  driver::Runtime rt(cfg, target, device_flags(vm));
   const driver::GemmRun r = driver::run_gemm(rt, gp, a, b);
   const auto expect = driver::reference_gemm(spec, a, b);
 
