@@ -24,6 +24,7 @@
 #include "isa/error.h"
 #include "tools/command.h"
 #include "tools/device_flags.h"
+#include "tools/op_report.h"
 
 namespace tandem::cli {
 namespace {
@@ -130,38 +131,17 @@ int run_conv2d_cmd(int argc, char** argv) {
   hs.stride_h = s.stride_h, hs.stride_w = s.stride_w, hs.pad_h = s.pad_h, hs.pad_w = s.pad_w;
   const auto want = host_cpu::narrow(host_cpu::shift_requantize(
       host_cpu::conv2d_nchw(data, weight, bias, hs), e.shift, e.relu ? 0 : -128, 127));
-  bool pass = true;
-  std::string check = "PASS";
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    if (got[i] == want[i]) continue;
-    const std::size_t w = i % out.w, h = i / out.w % out.h, c = i / out.w / out.h % out.c,
-                      n = i / out.w / out.h / out.c;
-    pass = false;
-    check = (Msg() << "FAIL at [" << n << "," << c << "," << h << "," << w << "] (NCHW): got "
-                   << int(got[i]) << " expected " << int(want[i]))
-                .str();
-    break;
-  }
+  const std::string check = first_mismatch_nchw(got, want, out);
+  const bool pass = check == "PASS";
 
   std::printf("conv2d %s config=%s target=%s%s%s shift=%d\n", s.to_string().c_str(),
               cfg.name.c_str(), target.c_str(), e.bias ? " bias" : "", e.relu ? " relu" : "",
               e.shift);
   std::printf("schedule: %s\n", sch.to_string().c_str());
-  std::printf("program: %llu instructions, %llu micro-ops, %llu micro-ops executed, %llu tokens\n",
-              static_cast<unsigned long long>(op.insn_count()),
-              static_cast<unsigned long long>(op.uop_count()),
-              static_cast<unsigned long long>(op.uops_executed()),
-              static_cast<unsigned long long>(op.stats.codegen.tokens));
-  std::printf("check: %s\n", check.c_str());
-  std::printf("statistics:\n");
-  for (const auto& [k, v] : st.counters)
-    std::printf("  %-32s %llu\n", k.c_str(), static_cast<unsigned long long>(v));
-  for (const auto& [k, v] : st.values) std::printf("  %-32s %.6g\n", k.c_str(), v);
-  std::printf("compile time: %.6f s (lower %.6f s, accelerator passes %.6f s); run %.6f s\n",
-              op.compile_seconds(), op.lower_seconds, op.accel_seconds, run_s);
+  print_op_run(op, st, check, run_s);
 
   if (vm.count("json")) {
-    nlohmann::json j;
+    nlohmann::json j = op_run_json(op, st, check, run_s);
     j["op"] = "conv2d";
     j["shape"] = {{"n", s.n},       {"ci", s.ci},   {"h", s.h},    {"w", s.w},
                   {"co", s.co},     {"kh", s.kh},   {"kw", s.kw},  {"stride", s.stride_h},
@@ -176,18 +156,8 @@ int run_conv2d_cmd(int argc, char** argv) {
     j["config"] = cfg.name;
     j["target"] = target;
     j["seed"] = vm["seed"].as<unsigned>();
-    j["instructions"] = op.insn_count();
-    j["uops"] = op.uop_count();
-    j["uops_executed"] = op.uops_executed();
     j["macs"] = s.macs();
-    j["check"] = {{"pass", pass}, {"message", check}};
-    j["stats"] = nlohmann::json::parse(st.to_json());
-    j["compile_seconds"] = {
-        {"total", op.compile_seconds()}, {"lower", op.lower_seconds}, {"accel", op.accel_seconds}};
-    j["run_seconds"] = run_s;
-    std::ofstream f(vm["json"].as<std::string>());
-    TANDEM_CHECK(f.good(), "tandem conv2d: cannot write '" << vm["json"].as<std::string>() << "'");
-    f << j.dump(2) << "\n";
+    write_json_file(vm["json"].as<std::string>(), j, "tandem conv2d");
   }
   return pass ? 0 : 1;
 }

@@ -18,6 +18,7 @@
 #include "isa/error.h"
 #include "tools/command.h"
 #include "tools/device_flags.h"
+#include "tools/op_report.h"
 
 namespace tandem::cli {
 namespace {
@@ -106,36 +107,16 @@ int run_dense_cmd(int argc, char** argv) {
       acc[i] = host_cpu::wrap_add(acc[i], bias[i % static_cast<std::size_t>(s.co)]);
   const auto want =
       host_cpu::narrow(host_cpu::shift_requantize(acc, e.shift, e.relu ? 0 : -128, 127));
-  bool pass = true;
-  std::string check = "PASS";
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    if (got[i] == want[i]) continue;
-    pass = false;
-    check = (Msg() << "FAIL at [" << i / static_cast<std::size_t>(s.co) << ","
-                   << i % static_cast<std::size_t>(s.co) << ",0,0] (NCHW): got " << int(got[i])
-                   << " expected " << int(want[i]))
-                .str();
-    break;
-  }
+  const std::string check = first_mismatch_nchw(got, want, driver::Shape4{s.n, s.co, 1, 1});
+  const bool pass = check == "PASS";
 
   std::printf("dense %s config=%s target=%s%s%s shift=%d\n", s.to_string().c_str(),
               cfg.name.c_str(), target.c_str(), e.bias ? " bias" : "", e.relu ? " relu" : "",
               e.shift);
   std::printf("schedule: %s\n", sch.to_string().c_str());
-  std::printf("program: %llu instructions, %llu micro-ops, %llu micro-ops executed, %llu tokens\n",
-              static_cast<unsigned long long>(op.insn_count()),
-              static_cast<unsigned long long>(op.uop_count()),
-              static_cast<unsigned long long>(op.uops_executed()),
-              static_cast<unsigned long long>(op.stats.codegen.tokens));
-  std::printf("check: %s\n", check.c_str());
-  std::printf("statistics:\n");
-  for (const auto& [k, v] : st.counters)
-    std::printf("  %-32s %llu\n", k.c_str(), static_cast<unsigned long long>(v));
-  for (const auto& [k, v] : st.values) std::printf("  %-32s %.6g\n", k.c_str(), v);
-  std::printf("compile time: %.6f s (lower %.6f s, accelerator passes %.6f s); run %.6f s\n",
-              op.compile_seconds(), op.lower_seconds, op.accel_seconds, run_s);
+  print_op_run(op, st, check, run_s);
   if (vm.count("json")) {
-    nlohmann::json j;
+    nlohmann::json j = op_run_json(op, st, check, run_s);
     j["op"] = "dense";
     j["shape"] = {{"n", s.n}, {"ci", s.ci}, {"co", s.co}};
     j["epilogue"] = {{"bias", e.bias}, {"relu", e.relu}, {"shift", e.shift}};
@@ -146,17 +127,7 @@ int run_dense_cmd(int argc, char** argv) {
     j["config"] = cfg.name;
     j["target"] = target;
     j["seed"] = vm["seed"].as<unsigned>();
-    j["instructions"] = op.insn_count();
-    j["uops"] = op.uop_count();
-    j["uops_executed"] = op.uops_executed();
-    j["check"] = {{"pass", pass}, {"message", check}};
-    j["stats"] = nlohmann::json::parse(st.to_json());
-    j["compile_seconds"] = {
-        {"total", op.compile_seconds()}, {"lower", op.lower_seconds}, {"accel", op.accel_seconds}};
-    j["run_seconds"] = run_s;
-    std::ofstream f(vm["json"].as<std::string>());
-    TANDEM_CHECK(f.good(), "tandem dense: cannot write '" << vm["json"].as<std::string>() << "'");
-    f << j.dump(2) << "\n";
+    write_json_file(vm["json"].as<std::string>(), j, "tandem dense");
   }
   return pass ? 0 : 1;
 }

@@ -19,6 +19,7 @@
 #include "isa/error.h"
 #include "tools/command.h"
 #include "tools/device_flags.h"
+#include "tools/op_report.h"
 
 namespace tandem::cli {
 namespace {
@@ -100,10 +101,7 @@ int run_gemm_cmd(int argc, char** argv) {
   std::printf("tiling: %dx%dx%d blocks in tiles of %dx%dx%d; %zu instructions, %zu micro-ops\n",
               t.mo, t.no, t.ko, t.tm, t.tn, t.tk, gp.program.insns.size(), gp.program.uops.size());
   std::printf("check: %s\n", check.c_str());
-  std::printf("statistics:\n");
-  for (const auto& [k, v] : r.stats.counters)
-    std::printf("  %-32s %llu\n", k.c_str(), static_cast<unsigned long long>(v));
-  for (const auto& [k, v] : r.stats.values) std::printf("  %-32s %.6g\n", k.c_str(), v);
+  print_stats(r.stats);
   if (!r.stats.counters.count("cycles.total"))
     std::printf("  (target %s reports no cycle counts)\n", target.c_str());
   std::printf("wall time: run %.6f s, program build %.6f s; %.3f GMAC/s simulated\n", r.run_seconds,
