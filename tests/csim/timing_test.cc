@@ -13,7 +13,7 @@ using isa::Opcode;
 // issues in L+5; it pushes in L+5+n+2; FINISH issues next cycle and
 // completes one later.
 TEST(CsimTiming, GemmOfNUopsTakesNPlusThreeCycles) {
-  for (std::uint32_t latency : {0u, 5u, 32u}) {
+  for (std::uint32_t latency : {1u, 5u, 32u}) {
     for (std::uint32_t n : {0u, 1u, 7u, 100u}) {
       const HwConfig cfg = timing_config(latency);
       auto [stats, trace] = run_traced(cfg, {gemm(n), finish()});
@@ -39,7 +39,7 @@ TEST(CsimTiming, UnpaddedLoadTakesLatencyPlusBeats) {
     std::uint32_t latency, width, x;
   };
   for (const Case c :
-       {Case{32, 8, 4}, Case{0, 8, 1}, Case{7, 16, 3}, Case{32, 8, 32}, Case{3, 32, 4}}) {
+       {Case{32, 8, 4}, Case{1, 8, 1}, Case{7, 16, 3}, Case{32, 8, 32}, Case{3, 32, 4}}) {
     const HwConfig cfg = timing_config(c.latency, c.width);
     const std::uint32_t bytes = c.x * cfg.inp_elem_bytes;
     const std::uint32_t beats = (bytes + c.width - 1) / c.width;
