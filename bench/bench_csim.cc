@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "driver/gemm_program.h"
 #include "driver/runtime.h"
 #include "isa/error.h"
@@ -29,49 +30,14 @@ namespace {
 
 using namespace tandem;
 
-struct Args {
-  int m = 512, n = 512, k = 512, reps = 3, vthreads = 2;
-  std::vector<std::string> configs;
-  std::string json;
-};
+using Args = bench::BenchArgs;
 
 Args parse(int argc, char** argv) {
-  Args a;
-  auto need = [&](int& i) -> const char* {
-    TANDEM_CHECK(i + 1 < argc, "option " << argv[i] << " needs a value");
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string o = argv[i];
-    if (o == "--size") {
-      a.m = a.n = a.k = std::atoi(need(i));
-    } else if (o == "--m") {
-      a.m = std::atoi(need(i));
-    } else if (o == "--n") {
-      a.n = std::atoi(need(i));
-    } else if (o == "--k") {
-      a.k = std::atoi(need(i));
-    } else if (o == "--reps") {
-      a.reps = std::max(1, std::atoi(need(i)));
-    } else if (o == "--vthreads") {
-      a.vthreads = std::atoi(need(i));
-    } else if (o == "--config") {
-      a.configs.push_back(need(i));
-    } else if (o == "--json") {
-      a.json = need(i);
-    } else if (o == "--help" || o == "-h") {
-      std::printf(
-          "usage: bench_csim [--size N | --m M --n N --k K] [--reps R] [--vthreads V] "
-          "[--config NAME]... [--json FILE]\n");
-      std::exit(0);
-    } else {
-      throw Error(Msg() << "unknown option '" << o << "' (see --help)");
-    }
-  }
-  TANDEM_CHECK(a.m > 0 && a.n > 0 && a.k > 0,
-               "shape " << a.m << "x" << a.n << "x" << a.k << " must be positive");
-  if (a.configs.empty()) a.configs = {"tandem-8x8", "vta-16x16"};
-  return a;
+  Args d;
+  d.configs = {"tandem-8x8", "vta-16x16"};
+  return bench::parse_bench_args(argc, argv, d,
+                                 "usage: bench_csim [--size N | --m M --n N --k K] [--reps R] "
+                                 "[--vthreads V] [--config NAME]... [--json FILE]");
 }
 
 nlohmann::json bench_one(const std::string& preset, const Args& args) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "driver/device_registry.h"
 #include "driver/gemm_program.h"
 #include "driver/runtime.h"
@@ -30,55 +31,15 @@ namespace {
 
 using namespace tandem;
 
-struct Args {
-  int m = 512, n = 512, k = 512, reps = 3;
-  int tile_m = 0, tile_n = 0, tile_k = 0;  // 0 = automatic
-  std::vector<std::string> targets = {"fsim"};
-  std::string json;
-};
+using Args = bench::BenchArgs;
 
 Args parse(int argc, char** argv) {
-  Args a;
-  auto need = [&](int& i) -> const char* {
-    TANDEM_CHECK(i + 1 < argc, "option " << argv[i] << " needs a value");
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string o = argv[i];
-    if (o == "--size") {
-      a.m = a.n = a.k = std::atoi(need(i));
-    } else if (o == "--m") {
-      a.m = std::atoi(need(i));
-    } else if (o == "--n") {
-      a.n = std::atoi(need(i));
-    } else if (o == "--k") {
-      a.k = std::atoi(need(i));
-    } else if (o == "--tile-m") {
-      a.tile_m = std::atoi(need(i));
-    } else if (o == "--tile-n") {
-      a.tile_n = std::atoi(need(i));
-    } else if (o == "--tile-k") {
-      a.tile_k = std::atoi(need(i));
-    } else if (o == "--reps") {
-      a.reps = std::max(1, std::atoi(need(i)));
-    } else if (o == "--target") {
-      const std::string t = need(i);
-      if (std::find(a.targets.begin(), a.targets.end(), t) == a.targets.end())
-        a.targets.push_back(t);
-    } else if (o == "--json") {
-      a.json = need(i);
-    } else if (o == "--help" || o == "-h") {
-      std::printf(
-          "usage: bench_fsim_gemm [--size N | --m M --n N --k K] [--reps R] [--tile-m TM] "
-          "[--tile-n TN] [--tile-k TK] [--target T]... [--json FILE]\n");
-      std::exit(0);
-    } else {
-      throw Error(Msg() << "unknown option '" << o << "' (see --help)");
-    }
-  }
-  TANDEM_CHECK(a.m > 0 && a.n > 0 && a.k > 0,
-               "shape " << a.m << "x" << a.n << "x" << a.k << " must be positive");
-  return a;
+  Args d;
+  d.targets = {"fsim"};
+  return bench::parse_bench_args(
+      argc, argv, d,
+      "usage: bench_fsim_gemm [--size N | --m M --n N --k K] [--reps R] [--tile-m TM] [--tile-n "
+      "TN] [--tile-k TK] [--target T]... [--json FILE]");
 }
 
 nlohmann::json bench_one(const std::string& target, const std::string& preset, int vthreads,

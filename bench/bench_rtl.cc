@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_args.h"
 #include "driver/gemm_program.h"
 #include "driver/runtime.h"
 #include "isa/error.h"
@@ -28,44 +29,15 @@ namespace {
 
 using namespace tandem;
 
-struct Args {
-  int m = 256, n = 256, k = 256, reps = 3, vthreads = 2;
-  std::vector<std::string> configs;
-  std::string json;
-};
+using Args = bench::BenchArgs;
 
 Args parse(int argc, char** argv) {
-  Args a;
-  auto need = [&](int& i) -> const char* {
-    TANDEM_CHECK(i + 1 < argc, "option " << argv[i] << " needs a value");
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string o = argv[i];
-    if (o == "--size") {
-      a.m = a.n = a.k = std::atoi(need(i));
-    } else if (o == "--m") {
-      a.m = std::atoi(need(i));
-    } else if (o == "--n") {
-      a.n = std::atoi(need(i));
-    } else if (o == "--k") {
-      a.k = std::atoi(need(i));
-    } else if (o == "--reps") {
-      a.reps = std::atoi(need(i));
-    } else if (o == "--vthreads") {
-      a.vthreads = std::atoi(need(i));
-    } else if (o == "--config") {
-      a.configs.push_back(need(i));
-    } else if (o == "--json") {
-      a.json = need(i);
-    } else {
-      throw Error(Msg() << "bench_rtl: unknown option '" << o
-                        << "' (options: --size --m --n --k --reps --vthreads --config --json)");
-    }
-  }
-  TANDEM_CHECK(a.reps >= 1, "bench_rtl: --reps " << a.reps << " must be at least 1");
-  if (a.configs.empty()) a.configs = {"tandem-8x8", "vta-16x16"};
-  return a;
+  Args d;
+  d.m = d.n = d.k = 256;
+  d.configs = {"tandem-8x8", "vta-16x16"};
+  return bench::parse_bench_args(argc, argv, d,
+                                 "usage: bench_rtl [--size N | --m M --n N --k K] [--reps R] "
+                                 "[--vthreads V] [--config NAME]... [--json FILE]");
 }
 
 nlohmann::json bench_one(const Args& a, const std::string& preset) {
