@@ -14,11 +14,11 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <string>
 
 #include "compiler/ops/conv2d.h"
 #include "compiler/ops/resnet18.h"
+#include "driver/op_operands.h"
 #include "driver/packing.h"
 #include "driver/runtime.h"
 #include "isa/error.h"
@@ -35,13 +35,11 @@ struct LayerRun {
 
 LayerRun run_layer(const HwConfig& cfg, const std::string& target, const ops::CompiledOp& op,
                    const ops::Conv2dShape& s, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> d8(-128, 127);
+  const driver::OpOperands x = driver::random_conv2d_operands(s, ops::Epilogue{}, seed);
   const driver::Shape4 in{s.n, s.ci, s.h, s.w}, wt{s.co, s.ci, s.kh, s.kw},
       out{s.n, s.co, s.oh(), s.ow()};
-  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
-  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
-  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
+  const auto& data = x.data;
+  const auto& weight = x.weight;
   driver::Runtime rt(cfg, target);
   auto put = [&](const std::string& name, const auto& v) {
     rt.allocate(name, v.size() * sizeof(v[0]));

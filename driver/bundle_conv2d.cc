@@ -2,11 +2,10 @@
 // seeded random inputs, checked against the host_cpu reference (see
 // driver/bundle_make.h).
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "driver/bundle_make.h"
+#include "driver/op_operands.h"
 #include "driver/packing.h"
-#include "host_cpu/reference.h"
 #include "isa/error.h"
 
 namespace tandem::driver {
@@ -29,22 +28,12 @@ Bundle make_conv2d_bundle(const HwConfig& cfg, const ops::Conv2dShape& s, const 
       sch ? *sch : ops::default_conv2d_schedule(cfg, s, epi, vthreads);
   const ops::CompiledOp op = ops::compile_conv2d(cfg, s, epi, schedule);
 
-  std::mt19937_64 rng(seed);
   const Shape4 in{s.n, s.ci, s.h, s.w}, wt{s.co, s.ci, s.kh, s.kw}, out{s.n, s.co, s.oh(), s.ow()};
-  std::uniform_int_distribution<int> d8(-128, 127), d32(-4096, 4096);
-  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
-  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
-  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
-  std::vector<std::int32_t> bias;
-  if (epi.bias) {
-    bias.resize(static_cast<std::size_t>(s.co));
-    for (auto& x : bias) x = d32(rng);
-  }
-  host_cpu::Conv2dShape hs;
-  hs.n = s.n, hs.c = s.ci, hs.h = s.h, hs.w = s.w, hs.o = s.co, hs.kh = s.kh, hs.kw = s.kw;
-  hs.stride_h = s.stride_h, hs.stride_w = s.stride_w, hs.pad_h = s.pad_h, hs.pad_w = s.pad_w;
-  const auto want = host_cpu::narrow(host_cpu::shift_requantize(
-      host_cpu::conv2d_nchw(data, weight, bias, hs), epi.shift, epi.relu ? 0 : -128, 127));
+  const OpOperands x = random_conv2d_operands(s, epi, seed);
+  const auto& data = x.data;
+  const auto& weight = x.weight;
+  const auto& bias = x.bias;
+  const auto want = reference_conv2d(x, s, epi);
 
   VectorSource src;
   src.workload = "conv2d";

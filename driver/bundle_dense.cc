@@ -2,11 +2,10 @@
 // seeded random inputs, checked against the host_cpu reference (see
 // driver/bundle_make.h).
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "driver/bundle_make.h"
+#include "driver/op_operands.h"
 #include "driver/packing.h"
-#include "host_cpu/reference.h"
 #include "isa/error.h"
 
 namespace tandem::driver {
@@ -29,23 +28,12 @@ Bundle make_dense_bundle(const HwConfig& cfg, const ops::DenseShape& s, const op
       sch ? *sch : ops::default_dense_schedule(cfg, s, epi, vthreads);
   const ops::CompiledOp op = ops::compile_dense(cfg, s, epi, schedule);
 
-  std::mt19937_64 rng(seed);
   const Shape4 in{s.n, s.ci, 1, 1}, wt{s.co, s.ci, 1, 1}, out{s.n, s.co, 1, 1};
-  std::uniform_int_distribution<int> d8(-128, 127), d32(-4096, 4096);
-  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
-  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
-  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
-  std::vector<std::int32_t> bias;
-  if (epi.bias) {
-    bias.resize(static_cast<std::size_t>(s.co));
-    for (auto& x : bias) x = d32(rng);
-  }
-  std::vector<std::int32_t> acc = host_cpu::gemm_s8(data, weight, s.n, s.co, s.ci);
-  if (epi.bias)
-    for (std::size_t i = 0; i < acc.size(); ++i)
-      acc[i] = host_cpu::wrap_add(acc[i], bias[i % static_cast<std::size_t>(s.co)]);
-  const auto want =
-      host_cpu::narrow(host_cpu::shift_requantize(acc, epi.shift, epi.relu ? 0 : -128, 127));
+  const OpOperands x = random_dense_operands(s, epi, seed);
+  const auto& data = x.data;
+  const auto& weight = x.weight;
+  const auto& bias = x.bias;
+  const auto want = reference_dense(x, s, epi);
 
   VectorSource src;
   src.workload = "dense";

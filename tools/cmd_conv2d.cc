@@ -14,12 +14,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "compiler/ops/conv2d.h"
+#include "driver/op_operands.h"
 #include "driver/packing.h"
 #include "driver/runtime.h"
-#include "host_cpu/reference.h"
 #include "isa/asm.h"
 #include "isa/error.h"
 #include "tools/command.h"
@@ -100,18 +99,12 @@ int run_conv2d_cmd(int argc, char** argv) {
   const ops::CompiledOp op = ops::compile_conv2d(cfg, s, e, sch, co);
   if (vm.count("dump-asm")) std::cout << isa::disassemble(cfg, op.program);
 
-  std::mt19937 rng(vm["seed"].as<unsigned>());
-  std::uniform_int_distribution<int> d8(-128, 127), db(-4096, 4096);
+  const driver::OpOperands x = driver::random_conv2d_operands(s, e, vm["seed"].as<unsigned>());
+  const auto& data = x.data;
+  const auto& weight = x.weight;
+  const auto& bias = x.bias;
   const driver::Shape4 in{s.n, s.ci, s.h, s.w}, wt{s.co, s.ci, s.kh, s.kw},
       out{s.n, s.co, s.oh(), s.ow()};
-  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
-  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
-  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
-  std::vector<std::int32_t> bias;
-  if (e.bias) {
-    bias.resize(static_cast<std::size_t>(s.co));
-    for (auto& x : bias) x = db(rng);
-  }
   driver::Runtime rt(cfg, target, device_flags(vm));
   auto put = [&](const std::string& name, const auto& v) {
     rt.allocate(name, v.size() * sizeof(v[0]));
@@ -126,11 +119,7 @@ int run_conv2d_cmd(int argc, char** argv) {
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto got = driver::unpack_output(cfg, rt.read_as<std::int8_t>("res"), out);
 
-  host_cpu::Conv2dShape hs;
-  hs.n = s.n, hs.c = s.ci, hs.h = s.h, hs.w = s.w, hs.o = s.co, hs.kh = s.kh, hs.kw = s.kw;
-  hs.stride_h = s.stride_h, hs.stride_w = s.stride_w, hs.pad_h = s.pad_h, hs.pad_w = s.pad_w;
-  const auto want = host_cpu::narrow(host_cpu::shift_requantize(
-      host_cpu::conv2d_nchw(data, weight, bias, hs), e.shift, e.relu ? 0 : -128, 127));
+  const auto want = driver::reference_conv2d(x, s, e);
   const std::string check = first_mismatch_nchw(got, want, out);
   const bool pass = check == "PASS";
 

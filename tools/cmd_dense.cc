@@ -8,12 +8,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "compiler/ops/dense.h"
+#include "driver/op_operands.h"
 #include "driver/packing.h"
 #include "driver/runtime.h"
-#include "host_cpu/reference.h"
 #include "isa/asm.h"
 #include "isa/error.h"
 #include "tools/command.h"
@@ -76,17 +75,11 @@ int run_dense_cmd(int argc, char** argv) {
   const ops::CompiledOp op = ops::compile_dense(cfg, s, e, sch, co);
   if (vm.count("dump-asm")) std::cout << isa::disassemble(cfg, op.program);
 
-  std::mt19937 rng(vm["seed"].as<unsigned>());
-  std::uniform_int_distribution<int> d8(-128, 127), db(-4096, 4096);
+  const driver::OpOperands x = driver::random_dense_operands(s, e, vm["seed"].as<unsigned>());
+  const auto& data = x.data;
+  const auto& weight = x.weight;
+  const auto& bias = x.bias;
   const driver::Shape4 in{s.n, s.ci, 1, 1}, wt{s.co, s.ci, 1, 1}, out{s.n, s.co, 1, 1};
-  std::vector<std::int8_t> data(in.elems()), weight(wt.elems());
-  for (auto& x : data) x = static_cast<std::int8_t>(d8(rng));
-  for (auto& x : weight) x = static_cast<std::int8_t>(d8(rng));
-  std::vector<std::int32_t> bias;
-  if (e.bias) {
-    bias.resize(static_cast<std::size_t>(s.co));
-    for (auto& x : bias) x = db(rng);
-  }
   driver::Runtime rt(cfg, target, device_flags(vm));
   auto put = [&](const std::string& name, const auto& v) {
     rt.allocate(name, v.size() * sizeof(v[0]));
@@ -101,12 +94,7 @@ int run_dense_cmd(int argc, char** argv) {
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto got = driver::unpack_output(cfg, rt.read_as<std::int8_t>("res"), out);
 
-  std::vector<std::int32_t> acc = host_cpu::gemm_s8(data, weight, s.n, s.co, s.ci);
-  if (e.bias)
-    for (std::size_t i = 0; i < acc.size(); ++i)
-      acc[i] = host_cpu::wrap_add(acc[i], bias[i % static_cast<std::size_t>(s.co)]);
-  const auto want =
-      host_cpu::narrow(host_cpu::shift_requantize(acc, e.shift, e.relu ? 0 : -128, 127));
+  const auto want = driver::reference_dense(x, s, e);
   const std::string check = first_mismatch_nchw(got, want, driver::Shape4{s.n, s.co, 1, 1});
   const bool pass = check == "PASS";
 
