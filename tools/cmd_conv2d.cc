@@ -42,32 +42,15 @@ int run_conv2d_cmd(int argc, char** argv) {
       "kw", po::value<int>()->default_value(3), "kernel width")(
       "stride", po::value<int>()->default_value(1), "stride (both dimensions)")(
       "pad", po::value<int>()->default_value(0), "zero padding (both dimensions)")(
-      "vthreads", po::value<int>()->default_value(1), "virtual threads (1 or 2)")(
-      "relu", "clip at 0 instead of -128")("bias", "add a random per-channel int32 bias")(
-      "shift", po::value<int>()->default_value(8), "requantization: acc >> shift")(
       "tile-h", po::value<int>(), "schedule: output rows per tile (default: chosen)")(
       "tile-w", po::value<int>(), "schedule: output columns per tile")(
       "tile-ci", po::value<int>(), "schedule: input-channel blocks per step")(
       "tile-co", po::value<int>(), "schedule: output-channel blocks per tile")(
-      "vthread-axis", po::value<std::string>(), "schedule: co or h")(
-      "target", po::value<std::string>()->default_value("fsim"), "device: fsim, csim or rtl")(
-      "config", po::value<std::string>()->default_value("tandem-8x8"),
-      "config preset name or JSON file")("seed", po::value<unsigned>()->default_value(1),
-                                         "random seed of the inputs")(
-      "json", po::value<std::string>(), "write the results as JSON to this file")(
-      "dump-ir", "print the IR after every compiler pass")("dump-asm", "print the program");
-  add_device_flags(opts);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw Error(Msg() << "tandem conv2d: " << e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return 0;
-  }
+      "vthread-axis", po::value<std::string>(), "schedule: co or h");
+  add_layer_run_flags(opts);
+  const auto parsed = parse_command_line(opts, argc, argv, "tandem conv2d");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   TANDEM_CHECK(vm.count("ci") && vm.count("h") && vm.count("w") && vm.count("co"),
                "tandem conv2d: --ci, --h, --w and --co are required");
   const HwConfig cfg = HwConfig::load_preset(vm["config"].as<std::string>());

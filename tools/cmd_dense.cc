@@ -32,30 +32,13 @@ int run_dense_cmd(int argc, char** argv) {
   opts.add_options()("help,h", "show this help")("n", po::value<int>()->default_value(1),
                                                  "batch (rows)")(
       "ci", po::value<int>(), "input features")("co", po::value<int>(), "output features")(
-      "vthreads", po::value<int>()->default_value(1), "virtual threads (1 or 2)")(
-      "relu", "clip at 0 instead of -128")("bias", "add a random per-feature int32 bias")(
-      "shift", po::value<int>()->default_value(8), "requantization: acc >> shift")(
       "tile-n", po::value<int>(), "schedule: batch blocks per tile (default: chosen)")(
       "tile-ci", po::value<int>(), "schedule: input blocks per step")(
-      "tile-co", po::value<int>(), "schedule: output blocks per tile")(
-      "target", po::value<std::string>()->default_value("fsim"), "device: fsim, csim or rtl")(
-      "config", po::value<std::string>()->default_value("tandem-8x8"),
-      "config preset name or JSON file")("seed", po::value<unsigned>()->default_value(1),
-                                         "random seed of the inputs")(
-      "json", po::value<std::string>(), "write the results as JSON to this file")(
-      "dump-ir", "print the IR after every compiler pass")("dump-asm", "print the program");
-  add_device_flags(opts);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw Error(Msg() << "tandem dense: " << e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return 0;
-  }
+      "tile-co", po::value<int>(), "schedule: output blocks per tile");
+  add_layer_run_flags(opts);
+  const auto parsed = parse_command_line(opts, argc, argv, "tandem dense");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   TANDEM_CHECK(vm.count("ci") && vm.count("co"), "tandem dense: --ci and --co are required");
   const HwConfig cfg = HwConfig::load_preset(vm["config"].as<std::string>());
   const ops::DenseShape s{vm["n"].as<int>(), vm["ci"].as<int>(), vm["co"].as<int>()};
