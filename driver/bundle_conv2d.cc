@@ -56,20 +56,7 @@ Bundle make_conv2d_bundle(const HwConfig& cfg, const ops::Conv2dShape& s, const 
   src.buffers["kernel"] = {RegionRole::kWeight, 1, as_bytes(pack_weight(cfg, weight, wt))};
   if (epi.bias) src.buffers["bias"] = {RegionRole::kBias, 4, as_bytes(pack_bias(cfg, bias))};
   src.buffers["res"] = {RegionRole::kOutput, 1, {}};
-  src.verify = [&](const std::map<std::string, std::vector<std::uint8_t>>& outs) {
-    const auto& r = outs.at("res");
-    const std::size_t packed = packed_out_size(cfg, out);
-    TANDEM_CHECK(r.size() >= packed, "vectors: conv2d output buffer 'res' holds "
-                                         << r.size() << " bytes, the result needs " << packed);
-    const auto got = unpack_output(
-        cfg, std::span<const std::int8_t>(reinterpret_cast<const std::int8_t*>(r.data()), packed),
-        out);
-    for (std::size_t i = 0; i < want.size(); ++i)
-      TANDEM_CHECK(got[i] == want[i], "vectors: fsim conv2d result (NCHW index "
-                                          << i << ") = " << int{got[i]}
-                                          << " differs from the host reference " << int{want[i]}
-                                          << "; refusing to write the bundle");
-  };
+  src.verify = verify_int8_output(cfg, "conv2d", "res", out, want);
   return make_bundle(cfg, src, opts);
 }
 

@@ -10,6 +10,27 @@
 
 namespace tandem::driver {
 
+std::function<void(const std::map<std::string, std::vector<std::uint8_t>>&)> verify_int8_output(
+    const HwConfig& cfg, const std::string& workload, const std::string& buffer, const Shape4& out,
+    std::vector<std::int8_t> want) {
+  return [cfg, workload, buffer, out,
+          want = std::move(want)](const std::map<std::string, std::vector<std::uint8_t>>& outs) {
+    const auto& r = outs.at(buffer);
+    const std::size_t packed = packed_out_size(cfg, out);
+    TANDEM_CHECK(r.size() >= packed, "vectors: " << workload << " output buffer '" << buffer
+                                                 << "' holds " << r.size()
+                                                 << " bytes, the result needs " << packed);
+    const auto got = unpack_output(
+        cfg, std::span<const std::int8_t>(reinterpret_cast<const std::int8_t*>(r.data()), packed),
+        out);
+    for (std::size_t i = 0; i < want.size(); ++i)
+      TANDEM_CHECK(got[i] == want[i],
+                   "vectors: fsim " << workload << " result (NCHW index " << i
+                                    << ") = " << int{got[i]} << " differs from the host reference "
+                                    << int{want[i]} << "; refusing to write the bundle");
+  };
+}
+
 Bundle make_bundle(const HwConfig& cfg, const VectorSource& src, const MakeBundleOptions& opts) {
   src.program.check(cfg);
   for (const auto& [name, vb] : src.buffers)

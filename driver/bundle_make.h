@@ -23,6 +23,7 @@
 #include "compiler/ops/dense.h"
 #include "driver/bundle.h"
 #include "driver/gemm_program.h"
+#include "driver/packing.h"
 #include "isa/hw_config.h"
 #include "isa/program.h"
 
@@ -46,6 +47,12 @@ struct VectorSource {
   // independent reference; throws tandem::Error on a difference. Optional.
   std::function<void(const std::map<std::string, std::vector<std::uint8_t>>&)> verify;
 };
+
+// A VectorSource::verify that unpacks the int8 output buffer `buffer`
+// (NCHW{B}n{BO}c of NCHW shape `out`) and requires it to equal `want` (NCHW).
+std::function<void(const std::map<std::string, std::vector<std::uint8_t>>&)> verify_int8_output(
+    const HwConfig& cfg, const std::string& workload, const std::string& buffer, const Shape4& out,
+    std::vector<std::int8_t> want);
 
 struct MakeBundleOptions {
   bool csim_cycles = true;  // replay on csim (when built) for the expected cycles
