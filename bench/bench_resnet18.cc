@@ -9,7 +9,6 @@
 // (bit-exact) when the device is not fsim. JSON to stdout and --json FILE.
 //
 // usage: bench_resnet18 [--target csim|rtl|fsim] [--config NAME] [--vthreads V] [--json FILE]
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -27,33 +26,14 @@ using namespace tandem;
 
 namespace {
 
-struct LayerRun {
-  isa::Stats stats;
-  double seconds = 0;
-  std::vector<std::int8_t> out;
-};
+using driver::LayerRun;
 
 LayerRun run_layer(const HwConfig& cfg, const std::string& target, const ops::CompiledOp& op,
                    const ops::Conv2dShape& s, unsigned seed) {
   const driver::OpOperands x = driver::random_conv2d_operands(s, ops::Epilogue{}, seed);
   const driver::Shape4 in{s.n, s.ci, s.h, s.w}, wt{s.co, s.ci, s.kh, s.kw},
       out{s.n, s.co, s.oh(), s.ow()};
-  const auto& data = x.data;
-  const auto& weight = x.weight;
-  driver::Runtime rt(cfg, target);
-  auto put = [&](const std::string& name, const auto& v) {
-    rt.allocate(name, v.size() * sizeof(v[0]));
-    rt.write(name, v.data(), v.size() * sizeof(v[0]));
-  };
-  put("data", driver::pack_activation(cfg, data, in));
-  put("kernel", driver::pack_weight(cfg, weight, wt));
-  rt.allocate("res", driver::packed_out_size(cfg, out));
-  LayerRun r;
-  const auto t0 = std::chrono::steady_clock::now();
-  r.stats = rt.run(op.program);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.out = rt.read_as<std::int8_t>("res");
-  return r;
+  return driver::run_layer(cfg, target, {}, op.program, x, in, wt, out, "kernel");
 }
 
 }  // namespace

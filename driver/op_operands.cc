@@ -1,8 +1,10 @@
 // Random operands and host references of conv2d/dense layer runs.
 #include "driver/op_operands.h"
 
+#include <chrono>
 #include <random>
 
+#include "driver/runtime.h"
 #include "host_cpu/reference.h"
 
 namespace tandem::driver {
@@ -57,6 +59,27 @@ std::vector<std::int8_t> reference_dense(const OpOperands& x, const ops::DenseSh
     for (std::size_t i = 0; i < acc.size(); ++i)
       acc[i] = host_cpu::wrap_add(acc[i], x.bias[i % static_cast<std::size_t>(s.co)]);
   return epilogue(acc, e);
+}
+
+LayerRun run_layer(const HwConfig& cfg, const std::string& target,
+                   const isa::DeviceOptions& dev_opts, const isa::Program& program,
+                   const OpOperands& x, const Shape4& in, const Shape4& wt, const Shape4& out,
+                   const std::string& weight_name) {
+  Runtime rt(cfg, target, dev_opts);
+  auto put = [&](const std::string& name, const auto& v) {
+    rt.allocate(name, v.size() * sizeof(v[0]));
+    rt.write(name, v.data(), v.size() * sizeof(v[0]));
+  };
+  put("data", pack_activation(cfg, x.data, in));
+  put(weight_name, pack_weight(cfg, x.weight, wt));
+  if (!x.bias.empty()) put("bias", pack_bias(cfg, x.bias));
+  rt.allocate("res", packed_out_size(cfg, out));
+  LayerRun r;
+  const auto t0 = std::chrono::steady_clock::now();
+  r.stats = rt.run(program);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.out = unpack_output(cfg, rt.read_as<std::int8_t>("res"), out);
+  return r;
 }
 
 }  // namespace tandem::driver

@@ -1,14 +1,19 @@
-// Operands and host reference of one int8 layer run (conv2d or dense with the
-// accelerator's epilogue), shared by the CLI commands, the test-vector
-// producers and the benchmarks so that all of them draw the same inputs for
-// the same seed and check against the same reference.
+// Operands, host reference and device run of one int8 layer (conv2d or dense
+// with the accelerator's epilogue), shared by the CLI commands, the
+// test-vector producers and the benchmarks so that all of them draw the same
+// inputs for the same seed, run them the same way and check against the same
+// reference.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compiler/ops/conv2d.h"
 #include "compiler/ops/dense.h"
+#include "driver/packing.h"
+#include "isa/device.h"
+#include "isa/program.h"
 
 namespace tandem::driver {
 
@@ -31,5 +36,20 @@ std::vector<std::int8_t> reference_conv2d(const OpOperands& x, const ops::Conv2d
                                           const ops::Epilogue& e);
 std::vector<std::int8_t> reference_dense(const OpOperands& x, const ops::DenseShape& s,
                                          const ops::Epilogue& e);
+
+// Result of running a compiled layer on a device.
+struct LayerRun {
+  isa::Stats stats;
+  double seconds = 0;            // wall time of Runtime::run()
+  std::vector<std::int8_t> out;  // the "res" buffer, unpacked to NCHW `out`
+};
+
+// Packs x into the program's buffers "data" (NCHW `in`), `weight_name` (OIHW
+// `wt`) and, when x has a bias, "bias"; allocates "res"; runs `program` on
+// `target` and unpacks the result.
+LayerRun run_layer(const HwConfig& cfg, const std::string& target,
+                   const isa::DeviceOptions& dev_opts, const isa::Program& program,
+                   const OpOperands& x, const Shape4& in, const Shape4& wt, const Shape4& out,
+                   const std::string& weight_name);
 
 }  // namespace tandem::driver

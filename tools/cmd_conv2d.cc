@@ -9,7 +9,6 @@
 // JSON; --dump-ir prints the IR after every pass, --dump-asm the program.
 // Exit code 0 only on PASS.
 #include <boost/program_options.hpp>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -83,24 +82,13 @@ int run_conv2d_cmd(int argc, char** argv) {
   if (vm.count("dump-asm")) std::cout << isa::disassemble(cfg, op.program);
 
   const driver::OpOperands x = driver::random_conv2d_operands(s, e, vm["seed"].as<unsigned>());
-  const auto& data = x.data;
-  const auto& weight = x.weight;
-  const auto& bias = x.bias;
   const driver::Shape4 in{s.n, s.ci, s.h, s.w}, wt{s.co, s.ci, s.kh, s.kw},
       out{s.n, s.co, s.oh(), s.ow()};
-  driver::Runtime rt(cfg, target, device_flags(vm));
-  auto put = [&](const std::string& name, const auto& v) {
-    rt.allocate(name, v.size() * sizeof(v[0]));
-    rt.write(name, v.data(), v.size() * sizeof(v[0]));
-  };
-  put("data", driver::pack_activation(cfg, data, in));
-  put("kernel", driver::pack_weight(cfg, weight, wt));
-  if (e.bias) put("bias", driver::pack_bias(cfg, bias));
-  rt.allocate("res", driver::packed_out_size(cfg, out));
-  const auto t0 = std::chrono::steady_clock::now();
-  const isa::Stats st = rt.run(op.program);
-  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto got = driver::unpack_output(cfg, rt.read_as<std::int8_t>("res"), out);
+  const driver::LayerRun r =
+      driver::run_layer(cfg, target, device_flags(vm), op.program, x, in, wt, out, "kernel");
+  const isa::Stats& st = r.stats;
+  const double run_s = r.seconds;
+  const auto& got = r.out;
 
   const auto want = driver::reference_conv2d(x, s, e);
   const std::string check = first_mismatch_nchw(got, want, out);

@@ -3,7 +3,6 @@
 // by element against host_cpu (gemm_s8 + bias + shift_requantize).
 // Output as `tandem conv2d` (NCHW index with H = W = 1). Exit 0 only on PASS.
 #include <boost/program_options.hpp>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -59,23 +58,12 @@ int run_dense_cmd(int argc, char** argv) {
   if (vm.count("dump-asm")) std::cout << isa::disassemble(cfg, op.program);
 
   const driver::OpOperands x = driver::random_dense_operands(s, e, vm["seed"].as<unsigned>());
-  const auto& data = x.data;
-  const auto& weight = x.weight;
-  const auto& bias = x.bias;
   const driver::Shape4 in{s.n, s.ci, 1, 1}, wt{s.co, s.ci, 1, 1}, out{s.n, s.co, 1, 1};
-  driver::Runtime rt(cfg, target, device_flags(vm));
-  auto put = [&](const std::string& name, const auto& v) {
-    rt.allocate(name, v.size() * sizeof(v[0]));
-    rt.write(name, v.data(), v.size() * sizeof(v[0]));
-  };
-  put("data", driver::pack_activation(cfg, data, in));
-  put("weight", driver::pack_weight(cfg, weight, wt));
-  if (e.bias) put("bias", driver::pack_bias(cfg, bias));
-  rt.allocate("res", driver::packed_out_size(cfg, out));
-  const auto t0 = std::chrono::steady_clock::now();
-  const isa::Stats st = rt.run(op.program);
-  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto got = driver::unpack_output(cfg, rt.read_as<std::int8_t>("res"), out);
+  const driver::LayerRun r =
+      driver::run_layer(cfg, target, device_flags(vm), op.program, x, in, wt, out, "weight");
+  const isa::Stats& st = r.stats;
+  const double run_s = r.seconds;
+  const auto& got = r.out;
 
   const auto want = driver::reference_dense(x, s, e);
   const std::string check = first_mismatch_nchw(got, want, driver::Shape4{s.n, s.co, 1, 1});
