@@ -9,16 +9,6 @@
 #include "isa/error.h"
 
 namespace tandem::driver {
-namespace {
-
-template <typename T>
-std::vector<std::uint8_t> as_bytes(const std::vector<T>& v) {
-  const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
-  return {p, p + v.size() * sizeof(T)};
-}
-
-}  // namespace
-
 Bundle make_dense_bundle(const HwConfig& cfg, const ops::DenseShape& s, const ops::Epilogue& epi,
                          const ops::DenseSchedule* sch, int vthreads, std::uint64_t seed,
                          const std::string& command_line, const MakeBundleOptions& opts) {

@@ -16,11 +16,6 @@ std::vector<std::int8_t> random_int8(std::size_t n, std::mt19937_64& rng) {
   return v;
 }
 
-std::vector<std::uint8_t> as_bytes(const std::vector<std::int8_t>& v) {
-  return {reinterpret_cast<const std::uint8_t*>(v.data()),
-          reinterpret_cast<const std::uint8_t*>(v.data()) + v.size()};
-}
-
 }  // namespace
 
 Bundle make_gemm_bundle(const HwConfig& cfg, const GemmSpec& spec, std::uint64_t seed,

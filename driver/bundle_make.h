@@ -48,6 +48,13 @@ struct VectorSource {
   std::function<void(const std::map<std::string, std::vector<std::uint8_t>>&)> verify;
 };
 
+// The bytes of a host vector, for VectorBuffer contents.
+template <typename T>
+std::vector<std::uint8_t> as_bytes(const std::vector<T>& v) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+  return {p, p + v.size() * sizeof(T)};
+}
+
 // A VectorSource::verify that unpacks the int8 output buffer `buffer`
 // (NCHW{B}n{BO}c of NCHW shape `out`) and requires it to equal `want` (NCHW).
 std::function<void(const std::map<std::string, std::vector<std::uint8_t>>&)> verify_int8_output(
